@@ -46,7 +46,7 @@ let drafts: Record<'reward' | 'tier' | 'leaderboard' | 'points' | 'program' | 'r
 /** Tables written after an answer, by the app's loop or the core's deliveries, whatever the request was. */
 const ASYNC_CORE = /^(webhook_log|event_log|notification_log|leaderboard_.*|knex_.*)$/;
 const ASYNC_APP =
-  /^(shopify_webhooks|flow_trigger_outbox|reward_discounts|store_credit_attempts|shopify_app_migrations|points_import_rows)$/;
+  /^(shopify_webhooks|flow_trigger_outbox|reward_discounts|store_credit_attempts|shopify_app_migrations|points_import_rows|exclusion_sweeps|customer_exclusions)$/;
 
 async function state(): Promise<string> {
   const [core, app] = await Promise.all([snapshot(coreDb, ASYNC_CORE), snapshot(prod.appPool, ASYNC_APP)]);

@@ -188,6 +188,8 @@ export function nudgeText(points: Nudge, t: Strings, lang: string | undefined, c
   const say = (n: number) => pointsText(n, name, lang);
   if (!member)
     return setting.pointsOnSignUp > 0 ? fill(t.nudgeJoin, { points: say(setting.pointsOnSignUp) }) : bonusText(setting, t, lang, now);
+  // A member the shop paused earns and redeems nothing: nothing to remind them of.
+  if (member.status !== undefined && member.status !== 'live') return null;
   // Cheapest first: the last the balance covers is the best, the first it does not the nearest.
   let best: string | undefined;
   let nearest: string | undefined;

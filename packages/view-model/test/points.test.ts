@@ -277,6 +277,9 @@ describe('nudgeText', () => {
     expect(nudgeText(points(700), t, 'en')).toBe('Ten off your next order: 300 Stars to go');
     expect(nudgeText(points(1500), t, 'en')).toBe('You have 1,500 Stars: enough for Ten off your next order.');
     expect(nudgeText({ ...points(100), rewards: [] }, t, 'en', 'EUR')).toBeNull();
+    // A member the shop paused (left out by tag) is reminded of nothing.
+    const paused = points(1500);
+    expect(nudgeText({ ...paused, member: { ...paused.member!, status: 'paused' } }, t, 'en', 'EUR')).toBeNull();
   });
 });
 

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.server';
+import { exclusionsSweepLoop } from '../earning/exclusions-sweep.server';
 import { emptyOldPayloads } from '../earning/inbox.server';
 import { EarningWorker } from '../earning/worker.server';
 import { dropExpiredOrderFacts } from '../insights/retention.server';
@@ -13,7 +14,8 @@ import { earningRules, shops } from '../storage/stores.server';
 /**
  * The worker role: `pnpm run start:worker` (node build/commands/worker.js), which `start` runs beside
  * the web server. It sends the Shopify loop's outbox (Flow triggers, discounts), earns from the
- * kept order and customer webhooks (CONTRACT §17) and gives imported balances until SIGTERM or
+ * kept order and customer webhooks (CONTRACT §17), sweeps the customers a shop's excluded tags
+ * leave out, and gives imported balances until SIGTERM or
  * SIGINT; any number may run on one database.
  */
 const RETENTION_INTERVAL_MS = 3_600_000;
@@ -35,12 +37,14 @@ async function main(): Promise<void> {
   };
   const sender = new OutboxSender(common);
   const earning = new EarningWorker({ ...common, rules: earningRules });
+  const exclusions = exclusionsSweepLoop(common);
   // The import's lanes wait on Shopify and the core with a row held: on connections of their own, so
   // a large import never takes order earning's.
   const importPool = createPool(config.databaseUrl, config.pointsImportLanes);
   const imports = pointsImportLoop({ ...common, pool: importPool }, config.pointsImportLanes);
   sender.start();
   earning.start();
+  exclusions.start();
   imports.start();
   // Order facts past a shop's retention, and the payloads of webhooks no work reads any more, go at
   // start and every hour after (CONTRACT §18).
@@ -56,7 +60,7 @@ async function main(): Promise<void> {
   console.log('[loyalty-loop] worker started');
   const stop = async () => {
     clearInterval(pruning);
-    await Promise.all([sender.stop(), earning.stop(), imports.stop()]);
+    await Promise.all([sender.stop(), earning.stop(), exclusions.stop(), imports.stop()]);
     await Promise.all([closePool(), importPool.end()]);
     process.exit(0);
   };

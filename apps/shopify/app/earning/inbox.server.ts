@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { isJsonObject } from '../json';
+import { isJsonObject, objectOf } from '../json';
 import {
   cancelNotice,
   type CreatedCustomer,
@@ -159,10 +159,49 @@ function storable(_key: string, value: unknown): unknown {
   return value;
 }
 
+/**
+ * A customer's update kept apart, under a subject of its own per webhook, while the shop leaves
+ * customers out by tag or has paused this customer's member for it: the worker settles whether
+ * they are left out now (exclusions.server.ts). Only what that reads of the customer is kept.
+ */
+async function keepTags(pool: () => pg.Pool, webhook: { shop: string; webhookId: string; payload: unknown }): Promise<void> {
+  const customer = createdCustomer(webhook.payload);
+  if (!customer) return;
+  const payload = objectOf(webhook.payload);
+  const kept = {
+    id: customer.id,
+    tags: payload.tags,
+    updated_at: payload.updated_at,
+    email: customer.email,
+    first_name: customer.firstName,
+    last_name: customer.lastName,
+  };
+  await pool().query({
+    name: 'keep-tags',
+    text: `with kept as (
+       insert into shopify_webhooks (shop, webhook_id, topic, subject, payload)
+       select $1, $2, 'customers/update', $3, $4
+       where exists (select 1 from shop_exclusions e where e.shop = $1 and cardinality(e.tags) > 0)
+          or exists (select 1 from customer_exclusions c where c.shop = $1 and c.customer_id = $5 and c.paused)
+       on conflict do nothing returning shop
+     )
+     select pg_notify($6, shop) from kept`,
+    values: [
+      webhook.shop,
+      `${webhook.webhookId}/tags`,
+      `tags:${customer.id}:${webhook.webhookId}`,
+      JSON.stringify(kept, storable),
+      customer.id,
+      EARNING_CHANNEL,
+    ],
+  });
+}
+
 export async function receiveStoreWebhook(
   pool: () => pg.Pool,
   webhook: { shop: string; topic: StoreTopic; webhookId: string; payload: unknown },
 ): Promise<Response> {
+  if (webhook.topic === 'customers/update') await keepTags(pool, webhook);
   const kept = keep(webhook.topic, webhook.payload);
   if (kept === UNUSED) return new Response(null, { status: 200 });
   if (!kept) {

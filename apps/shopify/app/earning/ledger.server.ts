@@ -218,7 +218,7 @@ const CUSTOMER_ROWS: { table: string; where: string; erasedOnly?: true; keptAs?:
     table,
     where: 'customer_id = {customer} or order_id = any({orders})',
   })),
-  ...['shopify_first_orders', 'storefront_visits', 'program_members', 'customer_tiers'].map((table) => ({
+  ...['shopify_first_orders', 'storefront_visits', 'program_members', 'customer_tiers', 'customer_exclusions'].map((table) => ({
     table,
     where: 'customer_id = {customer}',
   })),

@@ -29,6 +29,8 @@ interface Referrer {
   id: string;
   externalId: string;
   email: string | null;
+  /** Whether their member is live: one paused (a customer the shop leaves out by tag) earns nothing for it. */
+  live: boolean;
 }
 
 /** The member whose referral code this is, when they have a Shopify customer. */
@@ -40,7 +42,9 @@ export async function referrerOf(api: AccountClient, code: string): Promise<Refe
     });
   if (!found.data) throw new CoreError(found.response.status, found.error);
   const member = found.data.data[0];
-  return member?.externalId ? { id: member.id, externalId: member.externalId, email: member.email ?? null } : null;
+  return member?.externalId
+    ? { id: member.id, externalId: member.externalId, email: member.email ?? null, live: member.status === 'live' }
+    : null;
 }
 
 /** Records who referred the customer's member; a refusal that may pass retries the job. */
@@ -77,7 +81,9 @@ export async function earnReferral(
     if (points <= 0) return null;
     return earnPoints(api, who, { points, uniqueIdentifier: key, linkedSchemaSlug, linkedSchemaRecordId: orderGid });
   };
-  const forReferrer = await earn({ externalId: referrer.externalId }, rates.onReferral, `referral:${order.id}`, 'shopify_referral');
+  const forReferrer = referrer.live
+    ? await earn({ externalId: referrer.externalId }, rates.onReferral, `referral:${order.id}`, 'shopify_referral')
+    : null;
   const forFriend = await earn(ownedBy, rates.onReferredOrder, `referral:${order.id}:friend`, 'shopify_referred_order');
   const refused = [forReferrer, forFriend].flatMap((o) => (o && !o.earned ? [o.refused] : []));
   const entry = (o: typeof forReferrer): Earned | null => (o?.earned ? { entryId: o.entryId, points: o.points } : null);

@@ -16,6 +16,7 @@ import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopAccount, ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
+import { seenOf, settleExclusion } from './exclusions.server';
 import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL, GUEST_ORDER_DAYS } from './inbox.server';
 import {
@@ -96,6 +97,8 @@ const orderCustomerOf = (c: CreatedCustomer) => ({
   first_name: c.firstName,
   last_name: c.lastName,
   created_at: c.createdAt,
+  tags: c.tags?.join(', ') ?? null,
+  updated_at: c.updatedAt,
 });
 
 /** Rows worked at once by one worker process (its pool holds 10 connections; the loop sender keeps one). */
@@ -103,6 +106,9 @@ const EARNING_LANES = 8;
 
 /** A first-order log has its own identifier in a mission (one log per identifier), so its reversals do too. */
 const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first_order' : '');
+
+/** Why a customer's order, sign-up or newsletter earned nothing: the shop leaves them out by tag. */
+const EXCLUDED = 'customer excluded by tag';
 
 /** Why an order whose every log the core refused earned nothing. */
 const REFUSED = 'refused by the loyalty service';
@@ -184,8 +190,9 @@ export class EarningWorker {
 
   private async work(row: WebhookRow, client: pg.PoolClient): Promise<Outcome> {
     const account = await this.deps.shops.findInstalled(row.shop);
-    // A customer's webhook kept a second time for their newsletter subscription (inbox.server.ts).
-    if (row.subject.startsWith('newsletter:')) return this.earnNewsletter(row, account);
+    // A customer's webhook kept a second time for their newsletter subscription, or their update for their tags (inbox.server.ts).
+    if (row.subject.startsWith('newsletter:')) return this.earnNewsletter(row, client, account);
+    if (row.subject.startsWith('tags:')) return this.settleTags(row, client, account);
     switch (row.topic) {
       case 'orders/paid':
         return this.earnOrder(row, client, account);
@@ -214,6 +221,12 @@ export class EarningWorker {
       return { status: 'done', note: skip };
     }
     const api = accountClient(this.deps.coreUrl, account);
+    // A customer the shop leaves out by tag: their order earns nothing, and counts as no first order.
+    if (await settleExclusion(client, api, row.shop, seenOf(customer))) {
+      await this.markMembership(client, row.shop, customer.id, null);
+      await this.settleOrder(client, row.shop, order, EXCLUDED);
+      return { status: 'done', note: EXCLUDED };
+    }
     const rules = await this.deps.rules.rules(row.shop);
     const feeds = await orderFeeds(this.live.for(row.shop, api, rules), rules);
     // Every paid order claims in turn, so one after an order that needed no claim never passes for the first.
@@ -588,6 +601,7 @@ export class EarningWorker {
     if (!customer) return { status: 'done', note: 'no customer in the payload' };
     if (!api) return { status: 'done', note: 'shop not installed' };
     if (customer.emailVerified) await this.adoptGuestOrders(client, row.shop, customer);
+    if (await settleExclusion(client, api, row.shop, seenOf(customer))) return { status: 'done', note: EXCLUDED };
     const refused: string[] = [];
     for (const feed of await signUpFeeds(this.live.for(row.shop, api, await this.deps.rules.rules(row.shop)))) {
       const outcome = await writeLog(api, 'mission', {
@@ -618,13 +632,14 @@ export class EarningWorker {
    * was first installed, so the shop's subscribers of before do not all earn at their next update.
    * Unsubscribing takes nothing back; subscribing again earns nothing more.
    */
-  private async earnNewsletter(row: WebhookRow, account: ShopAccount | null): Promise<Outcome> {
+  private async earnNewsletter(row: WebhookRow, client: pg.PoolClient, account: ShopAccount | null): Promise<Outcome> {
     const customer = createdCustomer(row.payload);
     if (!customer?.newsletterSince) return { status: 'done', note: 'not subscribed' };
     if (!account) return { status: 'done', note: 'shop not installed' };
     if (Date.parse(customer.newsletterSince) < account.installedAt.getTime())
       return { status: 'done', note: 'subscribed before the app was installed' };
     const api = accountClient(this.deps.coreUrl, account);
+    if (await settleExclusion(client, api, row.shop, seenOf(customer))) return { status: 'done', note: EXCLUDED };
     const rates = await this.live.rates(row.shop, api);
     if (!rates || rates.onNewsletter <= 0) return { status: 'done', note: 'no points for the newsletter' };
     const outcome = await earnPoints(api, memberOf(customerGid(customer.id), customer), {
@@ -658,6 +673,15 @@ export class EarningWorker {
       JSON.stringify(orderCustomerOf(owner)),
     ]);
     return owner;
+  }
+
+  /** customers/update kept for the customer's tags (inbox.server.ts): whether the shop leaves them out now. */
+  private async settleTags(row: WebhookRow, client: pg.PoolClient, account: ShopAccount | null): Promise<Outcome> {
+    const customer = createdCustomer(row.payload);
+    if (!customer) return { status: 'done', note: 'no customer in the payload' };
+    if (!account) return { status: 'done', note: 'shop not installed' };
+    const excluded = await settleExclusion(client, accountClient(this.deps.coreUrl, account), row.shop, seenOf(customer));
+    return { status: 'done', ...(excluded ? { note: EXCLUDED } : {}) };
   }
 
   /** customers/update kept for a customer whose e-mail is now proved (inbox.server.ts): the guest orders their sign-up could not adopt. */

@@ -21,6 +21,8 @@ import { PointsImport } from '../components/PointsImport';
 import { importsOf } from '../points-import/imports.server';
 import { pool } from '../storage/pool.server';
 import { CLAIMS_PER_DAY, giftChoices, giftFigures } from '../earning/referral-gifts.server';
+import { excludedTags, MAX_EXCLUDED_TAGS, MAX_TAG_LENGTH, saveExcludedTags } from '../earning/exclusions.server';
+import { tagKey } from '../shopify/order-payloads.server';
 import { outbox } from '../loop/outbox.server';
 
 /**
@@ -30,8 +32,9 @@ import { outbox } from '../loop/outbox.server';
  * and the gift a referred friend claims (referral-gifts.server.ts), a bonus points event (orders
  * earn times its multiplier from its first day to its last, in the shop's time zone), how
  * long points last (months of inactivity before they expire, months that count towards tiers: the
- * core's daily pass applies both), and what shoppers call points (saved in the shop's default language);
- * and balances brought from another loyalty app (PointsImport).
+ * core's daily pass applies both), what shoppers call points (saved in the shop's default language),
+ * the customer tags that leave customers out of the whole program (kept by the app,
+ * exclusions.server.ts); and balances brought from another loyalty app (PointsImport).
  */
 
 type Setting = RecordOf<'points_setting'>;
@@ -78,6 +81,8 @@ export interface PointsDraft extends Record<Profile, string> {
   tierWindowMonths: string;
   currencyName: string;
   currencyNameOne: string;
+  /** The customer tags that leave a customer out of the program, comma-separated as typed (exclusions.server.ts). */
+  excludedTags: string;
 }
 
 /** The multipliers offered for a bonus points event; '1' is none. */
@@ -96,7 +101,7 @@ const dayStart = (day: string, zone: string, after = false): string | null => {
   return start.isValid ? (after ? start.plus({ days: 1 }) : start).toUTC().toISO() : null;
 };
 
-const draftOf = (s: Setting, zone: string): PointsDraft => ({
+const draftOf = (s: Setting, zone: string, excluded: string[]): PointsDraft => ({
   on: s.status === 'live',
   perUnit: String(s.pointsPerCurrencyUnit ?? 0),
   perOrder: String(s.pointsPerOrder ?? 0),
@@ -115,7 +120,14 @@ const draftOf = (s: Setting, zone: string): PointsDraft => ({
   tierWindowMonths: String(s.tierWindowMonths ?? 12),
   currencyName: s.eudCurrencyName ?? '',
   currencyNameOne: s.eudCurrencyNameOne ?? '',
+  excludedTags: excluded.join(', '),
 });
+
+/** The excluded tags as typed: split at commas, each once whatever its case, in the order typed. */
+function tagsTyped(text: string): string[] {
+  const tags = text.split(',').map((t) => t.trim());
+  return tags.filter((t, i) => t && tags.findIndex((u) => tagKey(u) === tagKey(t)) === i);
+}
 
 /** The account's one setting: the core makes it with the account. */
 async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api']): Promise<Setting> {
@@ -128,7 +140,7 @@ async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
-  const [setting, currencyCode, shop, imports, gifts, giftsLately] = await Promise.all([
+  const [setting, currencyCode, shop, imports, gifts, giftsLately, excluded] = await Promise.all([
     theSetting(api),
     shopCurrency(admin),
     // An event's days are the shop's.
@@ -136,10 +148,11 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     importsOf(pool(), session.shop),
     giftChoices(api, session.shop, outbox),
     giftFigures(pool(), session.shop, GIFT_DAYS),
+    excludedTags(pool(), session.shop),
   ]);
   return {
     id: setting.id,
-    draft: draftOf(setting, zoneOf(shop.ianaTimezone)),
+    draft: draftOf(setting, zoneOf(shop.ianaTimezone), excluded),
     currencyCode,
     imports,
     gifts,
@@ -190,10 +203,11 @@ const labelsOf = (m: Messages['editors']['points']): Record<keyof PointsDraft, s
   tierWindowMonths: m.tierWindow.label,
   currencyName: m.currency.label,
   currencyNameOne: m.currencyOne.label,
+  excludedTags: m.excluded.label,
 });
 
 export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAnswer<PointsDraft>> => {
-  const { api, admin } = await authenticateShop(request);
+  const { api, admin, session } = await authenticateShop(request);
   const input = objectOf(await jsonBody(request));
   const language = claimedLanguage(input.language, request);
   const words = ADMIN_MESSAGES[language].editors;
@@ -201,6 +215,14 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
   if (input.intent !== 'save' || typeof d.on !== 'boolean')
     throw new Response('The body must be {"intent": "save", "draft": {…}}.', { status: 400 });
   const text = (key: string) => (typeof d[key] === 'string' ? d[key] : '');
+  const tags = tagsTyped(text('excludedTags'));
+  const tagsWrong =
+    tags.length > MAX_EXCLUDED_TAGS
+      ? format(words.points.excluded.tooMany, { max: MAX_EXCLUDED_TAGS })
+      : tags.some((t) => t.length > MAX_TAG_LENGTH)
+        ? format(words.points.excluded.tooLong, { max: MAX_TAG_LENGTH })
+        : null;
+  if (tagsWrong) return { ok: false, refusal: { message: words.frame.refused, fieldErrors: { excludedTags: tagsWrong } } };
   const [setting, shop] = await Promise.all([theSetting(api), fetchShop(admin)]);
   const zone = zoneOf(shop.ianaTimezone);
   // No event: its days go with it. One: from the start of its first day to the start of the day after its last.
@@ -237,7 +259,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     };
     return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(m), (f) => FIELD_OF[f] ?? f, refused) };
   }
-  return { ok: true, id: saved.data.id, draft: draftOf(saved.data, zone) };
+  await saveExcludedTags(pool(), session.shop, tags);
+  return { ok: true, id: saved.data.id, draft: draftOf(saved.data, zone, tags) };
 };
 
 // A save answers with the setting as the core now has it.
@@ -376,6 +399,9 @@ export default function PointsSettings() {
               maxLength={48}
               {...form.field('currencyNameOne')}
             />
+          </TitledCard>
+          <TitledCard title={m.sections.excluded}>
+            <TextField label={labels.excludedTags} helpText={m.excluded.help} autoComplete="off" {...form.field('excludedTags')} />
           </TitledCard>
           <TitledCard title={tiers.onPointsPage.title}>
             <Text as="p">{tiers.onPointsPage.body}</Text>

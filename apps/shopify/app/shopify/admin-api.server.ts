@@ -118,6 +118,47 @@ export async function fetchCustomers(admin: AdminGraphql, gids: readonly string[
   return data.nodes.filter((n): n is CustomerInfo => typeof n?.id === 'string');
 }
 
+/** A customer with their tags and when Shopify last changed them, as the exclusions' sweep reads them. */
+export interface TaggedCustomer extends CustomerInfo {
+  tags: string[];
+  updatedAt: string;
+}
+
+const TAGGED_FIELDS = 'id firstName lastName email locale tags updatedAt';
+
+/** Shopify's search syntax for a tag: quoted, its quotes and backslashes escaped. */
+const tagQuery = (tag: string) => `tag:"${tag.replace(/["\\]/g, '\\$&')}"`;
+
+/** One page (250, Shopify's most) of the shop's customers with the tag, and the cursor of the next; null after the last. */
+export async function customersTagged(
+  admin: AdminGraphql,
+  tag: string,
+  after: string | null,
+): Promise<{ customers: TaggedCustomer[]; next: string | null }> {
+  const data = await run<{ customers: { nodes: TaggedCustomer[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
+    admin,
+    `#graphql
+    query LoyaltyTaggedCustomers($query: String!, $after: String) {
+      customers(first: 250, after: $after, query: $query) { nodes { ${TAGGED_FIELDS} } pageInfo { hasNextPage endCursor } }
+    }`,
+    { query: tagQuery(tag), after },
+  );
+  const { nodes, pageInfo } = data.customers;
+  return { customers: nodes, next: pageInfo.hasNextPage ? pageInfo.endCursor : null };
+}
+
+/** The shop's customers among `gids` (at most 250) with their tags; ids it has no customer for are left out. */
+export async function customersWithTags(admin: AdminGraphql, gids: readonly string[]): Promise<TaggedCustomer[]> {
+  if (!gids.length) return [];
+  const data = await run<{ nodes: (Partial<TaggedCustomer> | null)[] }>(
+    admin,
+    `#graphql
+    query LoyaltyCustomerTags($ids: [ID!]!) { nodes(ids: $ids) { ... on Customer { ${TAGGED_FIELDS} } } }`,
+    { ids: gids },
+  );
+  return data.nodes.filter((n): n is TaggedCustomer => typeof n?.id === 'string');
+}
+
 export interface MetafieldInput {
   ownerId: string;
   namespace: string;

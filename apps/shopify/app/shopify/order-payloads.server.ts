@@ -25,6 +25,10 @@ export interface OrderCustomer {
   languageCode: CoreLanguage | null;
   /** When the customer's account was made, where the payload says. */
   createdAt: string | null;
+  /** The customer's tags, lower-cased (`tagKey`); null when the payload does not say. */
+  tags: string[] | null;
+  /** When Shopify last changed the customer, as the payload says: what its tags are as of. */
+  updatedAt: string | null;
 }
 
 export interface PaidOrder {
@@ -103,6 +107,15 @@ function shopMoney(set: unknown, plain: unknown): number {
 
 const list = (value: unknown): JsonObject[] => (Array.isArray(value) ? value.filter(isJsonObject) : []);
 
+/** A tag as the app compares it: Shopify matches tags whatever their case. */
+export const tagKey = (tag: string): string => tag.trim().toLowerCase();
+
+/** Shopify's tags as a webhook gives them ("a, b") or GraphQL does (a list), each once by `tagKey`; null when it gives none. */
+export function tagsOf(value: unknown): string[] | null {
+  const listed: unknown[] | null = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : null;
+  return listed && [...new Set(listed.flatMap((t) => (typeof t === 'string' && tagKey(t) ? [tagKey(t)] : [])))];
+}
+
 function customerOf(value: unknown, locale?: unknown): OrderCustomer | null {
   const c = objectOf(value);
   const id = idOf(c.id);
@@ -114,6 +127,8 @@ function customerOf(value: unknown, locale?: unknown): OrderCustomer | null {
     email: textOrNull(c.email),
     languageCode: coreLanguage(textOrNull(locale)),
     createdAt: instant(c.created_at),
+    tags: tagsOf(c.tags),
+    updatedAt: instant(c.updated_at),
   };
 }
 

@@ -191,6 +191,9 @@ export class ShopStore {
       'store_credit_attempts',
       'points_import_rows',
       'points_imports',
+      'customer_exclusions',
+      'shop_exclusions',
+      'exclusion_sweeps',
       'shopify_sessions',
     ]) {
       await this.db().query(`delete from ${table} where shop = $1`, [shop]);

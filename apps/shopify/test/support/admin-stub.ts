@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for the shop's Admin endpoints: a real HTTP server that answers token exchange
  * (as Shopify does: the id_token must be signed with the app's secret) and the app's few GraphQL
- * operations (shop, the shop's id and currency, customer (by id, or by e-mail with its number of orders), metafieldsSet and metafieldsDelete checked against their documented inputs, tagsAdd and tagsRemove, flowTriggerReceive,
+ * operations (shop, the shop's id and currency, customer (by id, or by e-mail with its number of orders),
+ * customers by tag and their tags, metafieldsSet and metafieldsDelete checked against their documented inputs, tagsAdd and tagsRemove, flowTriggerReceive,
  * discountCodeBasicCreate, discountCodeFreeShippingCreate and storeCreditAccountCredit checked field by field against their
  * documented input types, a customer's store credit transactions, a discount by code and
  * discountCodeDeactivate, shopLocales, the main theme's settings_data.json, collections, products' collections and a variant's price) from
@@ -57,6 +58,8 @@ export interface AdminStub {
   mainTheme: { name: string; settingsData: string | null } | null;
   /** How long each GraphQL answer waits, so that concurrent callers overlap. */
   delayMs: number;
+  /** Customers per page of a customers search (Shopify's is the query's `first`, at most 250), smaller to make tests page. */
+  customersPageSize: number;
   close(): Promise<void>;
 }
 
@@ -320,6 +323,7 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
     locales: [{ locale: 'en', primary: true }],
     mainTheme: { name: 'Dawn', settingsData: PLAIN_SETTINGS_DATA },
     delayMs: 0,
+    customersPageSize: 250,
   };
   const server: Server = createServer((req, res) => {
     let raw = '';
@@ -501,6 +505,36 @@ export async function startAdminStub(apiSecretKey?: string): Promise<AdminStub> 
         return send(200, {
           data: { nodes: ids.map((id: string) => (stub.customers.has(id) ? { id, ...stub.customers.get(id) } : null)) },
         });
+      }
+      // A customer with their tags (stub.tags) as of now, as the exclusions' sweep reads them.
+      const tagged = (id: string) => {
+        const { numberOfOrders: _count, ...fields } = stub.customers.get(id)!;
+        return { id, ...fields, tags: [...(stub.tags.get(id) ?? [])], updatedAt: new Date().toISOString() };
+      };
+      if (operation === 'LoyaltyTaggedCustomers') {
+        // Shopify's search syntax as the app writes a tag: tag:"…", quotes and backslashes escaped.
+        const m = /^tag:"((?:[^"\\]|\\.)*)"$/.exec(String(variables.query));
+        if (!m) return send(200, { errors: [{ message: `The stub reads only tag:"…" queries, not ${String(variables.query)}` }] });
+        const tag = m[1]!.replace(/\\(.)/g, '$1').toLowerCase();
+        // Shopify matches tags whatever their case.
+        const all = [...stub.customers.keys()].filter((id) => [...(stub.tags.get(id) ?? [])].some((t) => t.toLowerCase() === tag));
+        const start = typeof variables.after === 'string' ? Number(variables.after) : 0;
+        const page = all.slice(start, start + stub.customersPageSize);
+        const end = start + page.length;
+        return send(200, {
+          data: {
+            customers: {
+              nodes: page.map(tagged),
+              pageInfo: { hasNextPage: end < all.length, endCursor: page.length ? String(end) : null },
+            },
+          },
+        });
+      }
+      if (operation === 'LoyaltyCustomerTags') {
+        const ids = variables.ids;
+        if (!Array.isArray(ids) || ids.length > 250)
+          return send(200, { errors: [{ message: 'Variable $ids must be a list of at most 250 IDs' }] });
+        return send(200, { data: { nodes: ids.map((id: string) => (stub.customers.has(id) ? tagged(id) : null)) } });
       }
       if (operation === 'LoyaltyCustomer') {
         const id = String(variables.id);

@@ -24,6 +24,12 @@ export const editors: Messages['editors'] = {
       label: 'Monate ohne Sammeln oder Einlösen, bis Punkte verfallen',
       help: 'Der ganze Punktestand verfällt nach so vielen Monaten, in denen weder Punkte gesammelt noch eingelöst wurden; 14 Tage vorher startet der Flow-Trigger „Points expiring“ (und eine E-Mail geht raus, wenn eine Benachrichtigungsregel sie sendet), und die Prämienseite zeigt das Datum. 0: Punkte verfallen nie. Höchstens 60.',
     },
+    excluded: {
+      label: 'Kunden-Tags, die vom Programm ausschließen',
+      help: 'Tags durch Kommas trennen, zum Beispiel „wholesale, staff“. Kunden mit einem dieser Tags sammeln nichts im Programm (keine Punkte, Serien, Challenges, Missionen, Empfehlungen oder Geburtstagspunkte) und können nichts einlösen; ihre Punkte bleiben. Kunden, die einen Tag schon haben, werden wenige Minuten nach dem Speichern ausgeschlossen; wird der Tag beim Kunden oder aus dieser Liste entfernt, sind sie wieder dabei.',
+      tooMany: 'Höchstens {max} Tags.',
+      tooLong: 'Ein Tag hat höchstens {max} Zeichen.',
+    },
     tierWindow: {
       label: 'Monate, deren Punkte für VIP-Stufen zählen',
       help: 'Die Stufe folgt den Punkten, die in so vielen Monaten gesammelt wurden (Erstattungen abgezogen, Einlösen nicht). 0: alle je gesammelten Punkte. Höchstens 36.',
@@ -152,6 +158,7 @@ export const editors: Messages['editors'] = {
       profiles: 'Social-Media-Profile',
       keeping: 'Wie lange Punkte gelten',
       shopper: 'Was Kunden sehen',
+      excluded: 'Ausgeschlossene Kunden',
     },
   },
   leaderboard: {

@@ -89,6 +89,7 @@ export const members: Messages['members'] = {
     'test order': 'Eine Testbestellung bringt nichts.',
     'shop not installed': 'Die App war nicht installiert, als sie bezahlt wurde.',
     'refused by the loyalty service': 'Der Loyalty-Dienst hat alles abgelehnt, wofür diese Bestellung gezählt hätte.',
+    'customer excluded by tag': 'Der Kunde hat einen Tag, der ihn vom Programm ausschließt (Seite „Punkte“).',
   },
   nothingFed: 'Kein Programm hat diese Bestellung gezählt.',
   earned: '{program} ({kind}): +{value}',

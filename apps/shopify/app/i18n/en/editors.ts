@@ -64,6 +64,12 @@ export const editors = {
       label: 'Months without earning or spending before points expire',
       help: 'A shopper’s whole balance expires after this many months with no points earned or spent; 14 days before, the Points expiring Flow trigger fires (and an email goes out if a notification rule sends one), and their rewards page shows the date. 0: points never expire. At most 60.',
     },
+    excluded: {
+      label: 'Customer tags that leave a customer out',
+      help: 'Separate tags with commas, for example “wholesale, staff”. A customer with any of them earns nothing from the program (no points, streaks, challenges, missions, referrals or birthday points) and cannot redeem; the points they have stay. Customers who have a tag already are left out within minutes of saving; removing the tag from a customer, or from this list, brings them back.',
+      tooMany: 'At most {max} tags.',
+      tooLong: 'A tag has at most {max} characters.',
+    },
     tierWindow: {
       label: 'Months of points that count towards VIP tiers',
       help: 'A shopper’s tier follows the points they earned in this many months (refunds taken back, spending not). 0: all their points ever. At most 36.',
@@ -142,6 +148,7 @@ export const editors = {
       profiles: 'Social profiles',
       keeping: 'How long points last',
       shopper: 'What shoppers see',
+      excluded: 'Customers left out',
     },
   },
   leaderboard: {

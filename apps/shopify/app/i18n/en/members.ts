@@ -85,6 +85,7 @@ export const members = {
     'test order': 'A test order earns nothing.',
     'shop not installed': 'The app was not installed when it was paid.',
     'refused by the loyalty service': 'The loyalty service refused everything this order would have counted for.',
+    'customer excluded by tag': 'The customer has a tag that leaves them out of the program (Points page).',
   },
   nothingFed: 'No program counted this order.',
   earned: '{program} ({kind}): +{value}',
