@@ -16,7 +16,7 @@ describe('reading a balances file', () => {
       expect(parseImport(text)).toEqual({
         ok: true,
         zero: 0,
-        rows: [{ line: 2, email: 'ada@example.com', customerId: null, points: 120, note: null, tier: null }],
+        rows: [{ line: 2, email: 'ada@example.com', customerId: null, points: 120, note: null, tier: null, birthday: null }],
       });
   });
 
@@ -27,9 +27,9 @@ describe('reading a balances file', () => {
       ok: true,
       zero: 0,
       rows: [
-        { line: 2, email: 'ada@example.com', customerId: null, points: 1200, note: 'from "Smile", thanks', tier: null },
-        { line: 3, email: 'bo@example.com', customerId: null, points: 7, note: 'two\nlines', tier: null },
-        { line: 5, email: 'cy@example.com', customerId: null, points: 3, note: null, tier: null },
+        { line: 2, email: 'ada@example.com', customerId: null, points: 1200, note: 'from "Smile", thanks', tier: null, birthday: null },
+        { line: 3, email: 'bo@example.com', customerId: null, points: 7, note: 'two\nlines', tier: null, birthday: null },
+        { line: 5, email: 'cy@example.com', customerId: null, points: 3, note: null, tier: null, birthday: null },
       ],
     });
   });
@@ -39,8 +39,8 @@ describe('reading a balances file', () => {
       ok: true,
       zero: 1,
       rows: [
-        { line: 2, email: null, customerId: '8101', points: 5, note: null, tier: null },
-        { line: 3, email: null, customerId: '8102', points: 6, note: null, tier: null },
+        { line: 2, email: null, customerId: '8101', points: 5, note: null, tier: null, birthday: null },
+        { line: 3, email: null, customerId: '8102', points: 6, note: null, tier: null, birthday: null },
       ],
     });
   });
@@ -100,8 +100,8 @@ describe('reading a balances file', () => {
       ok: true,
       zero: 1,
       rows: [
-        { line: 2, email: 'ada@example.com', customerId: null, points: 0, note: null, tier: 'gold' },
-        { line: 3, email: 'bo@example.com', customerId: null, points: 5, note: null, tier: null },
+        { line: 2, email: 'ada@example.com', customerId: null, points: 0, note: null, tier: 'gold', birthday: null },
+        { line: 3, email: 'bo@example.com', customerId: null, points: 5, note: null, tier: null, birthday: null },
       ],
     });
     expect(parseImport(`email,points,tier\nada@example.com,1,${'x'.repeat(257)}\n`)).toEqual({
@@ -125,6 +125,39 @@ describe('reading a balances file', () => {
     });
     const drafts = matchTiers(rows.rows.slice(0, 1), [{ id: 't-draft', name: 'VIP Gold', live: false }]);
     expect(drafts.ok && drafts.tierIds.get('vip gold')).toBe('t-draft');
+  });
+
+  it('reads a birthday column as exports name it, keeping month and day, and refuses a date whose order no file says', () => {
+    for (const header of ['Birthday', 'birth_date', 'Date of birth', 'DOB', 'birthdate'])
+      expect(parseImport(`email,points,${header}\nada@example.com,120,1990-03-14\n`)).toMatchObject({
+        ok: true,
+        rows: [{ birthday: '03-14' }],
+      });
+    const parsed = parseImport(
+      [
+        'email,points,birthday',
+        'ada@example.com,0,1990-02-29',
+        'bo@example.com,5,12-01',
+        'cy@example.com,0,',
+        'di@example.com,1,1985/7/4',
+        'ed@example.com,1,1990-03-14T00:00:00Z',
+        'fa@example.com,1,--11-30',
+      ].join('\n'),
+    );
+    expect(parsed.ok && parsed.rows.map((r) => [r.email, r.points, r.birthday])).toEqual([
+      // A row of 0 points still brings its birthday; one with neither is left out.
+      ['ada@example.com', 0, '02-29'],
+      ['bo@example.com', 5, '12-01'],
+      ['di@example.com', 1, '07-04'],
+      ['ed@example.com', 1, '03-14'],
+      ['fa@example.com', 1, '11-30'],
+    ]);
+    expect(parsed.ok && parsed.zero).toBe(1);
+    const wrong = ['03/14/1990', '14.03.1990', '1990-02-30', '1990-13-01', '04-31', 'March 14', '00-10'];
+    expect(parseImport(['email,points,birthday', ...wrong.map((b, i) => `p${i}@example.com,1,${b}`)].join('\n'))).toEqual({
+      ok: false,
+      rows: wrong.map((value, i) => ({ line: i + 2, problem: 'bad_birthday', value })),
+    });
   });
 
   it('reads a spreadsheet’s UTF-16 “Unicode text” and drops NUL', () => {

@@ -425,6 +425,26 @@ describe('importing balances from another loyalty app', () => {
     expect((await memberOf(8306))?.pointsBalance ?? 0).toBe(0);
   });
 
+  it('a birthday column gives each customer who has none their birthday, even one given their balance before; one set since stays', async () => {
+    const bo = (await memberOf(8102))!;
+    expect((await api.patch(`/schema/account_user/record/${bo.id}`, { birthday: '01-01' })).status).toBe(200);
+    const before = (await memberOf(8101))!.pointsBalance;
+    const queued = await upload(
+      ['email,points,Date of birth', 'ada@example.com,5,1990-03-14', 'bo@example.com,0,1988-12-24', 'cy@example.com,0,07-04'].join('\n'),
+      'birthdays.csv',
+    );
+    expect(queued.body).toMatchObject({ queued: true, rows: 3 });
+    expect((await finished(queued.body.id)).map((r) => r.status)).toEqual(['done', 'done', 'done']);
+    const birthdayOf = async (customer: number) =>
+      (await api.get(`/schema/account_user/record/${(await memberOf(customer))!.id}`)).body.data.birthday;
+    expect([await birthdayOf(8101), await birthdayOf(8102), await birthdayOf(8103)]).toEqual(['03-14', '01-01', '07-04']);
+    // Ada's balance came with an earlier file: this one gives her birthday, not its points.
+    expect((await memberOf(8101))!.pointsBalance).toBe(before);
+    const page = await answerOf(await adminFetch(prod.url, '/app/points.data?_routes=routes%2Fapp.points'));
+    const imports = (page.value as Record<string, any>)['routes/app.points'].data.imports as { fileName: string; birthdays: number }[];
+    expect(imports.find((i) => i.fileName === 'birthdays.csv')).toMatchObject({ birthdays: 2 });
+  });
+
   it('counts the points of a large import given whole, past an integer’s range', async () => {
     const { rows: made } = await prod.appPool.query<{ id: string }>(
       "insert into points_imports (shop, file_hash, file_name, note) values ($1, 'big', 'big.csv', 'n') returning id",

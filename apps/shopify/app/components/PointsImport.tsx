@@ -72,6 +72,7 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
     <TitledCard title={m.title} region>
       <Text as="p">{m.body}</Text>
       <Text as="p">{m.tiers}</Text>
+      <Text as="p">{m.birthdays}</Text>
       <CsvDropZone label={m.dropLabel} choose={m.choose} hint={m.hint} onFile={upload} />
       {progress !== null && outcome === null ? <ProgressBar progress={progress} size="small" /> : null}
       {outcome ? (
@@ -103,6 +104,9 @@ export function PointsImport({ imports }: { imports: ImportState[] }) {
                       failed: i.failed,
                     })}
                 {i.tiered ? ` ${format(m.tiered[i.tiered === 1 ? 'one' : 'other'], { count: i.tiered.toLocaleString(language) })}` : null}
+                {i.birthdays
+                  ? ` ${format(m.birthdaysGiven[i.birthdays === 1 ? 'one' : 'other'], { count: i.birthdays.toLocaleString(language) })}`
+                  : null}
               </Text>
               {underWay(i) ? <ProgressBar progress={Math.round(((i.done + i.failed) / i.rows) * 100)} size="small" /> : null}
               {i.failures.length ? (

@@ -2,7 +2,8 @@
  * A file of balances exported from another loyalty app, as spreadsheets and those apps write one:
  * a header row naming the columns (in any order, any case), comma, semicolon or tab separated,
  * fields quoted where they hold one. Each row names a customer by e-mail or Shopify customer id and
- * the points to bring; a note and the customer's VIP tier (by the name of one of the shop's tiers) are optional.
+ * the points to bring; a note, the customer's VIP tier (by the name of one of the shop's tiers) and
+ * their birthday are optional.
  */
 
 export const MAX_ROWS = 10_000;
@@ -20,6 +21,8 @@ export interface ImportRow {
   note: string | null;
   /** The VIP tier the customer had, as the file names it (the shop's tier of that name places them: imports.server.ts). */
   tier: string | null;
+  /** The customer's birthday as the core keeps it, MM-DD (a year the file gives is left out). */
+  birthday: string | null;
 }
 
 export type RowProblem =
@@ -31,6 +34,7 @@ export type RowProblem =
   | 'tier_too_long'
   | 'unknown_tier'
   | 'ambiguous_tier'
+  | 'bad_birthday'
   | 'twice';
 export type FileProblem = 'empty' | 'no_points_column' | 'no_customer_column' | 'too_many';
 
@@ -40,7 +44,7 @@ export type Parsed =
   | { ok: false; rows: { line: number; problem: RowProblem; value: string }[] };
 
 /** Header names as exports write them (Smile.io, LoyaltyLion, a merchant's own sheet). */
-const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note' | 'tier', RegExp> = {
+const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note' | 'tier' | 'birthday', RegExp> = {
   email: /^(customer[ _-]?)?e-?mail( address)?$/,
   customerId: /^(shopify[ _-]?)?customer[ _-]?id$|^id$/,
   // The points a customer can spend now: LoyaltyLion's "points approved" (not "pending" or "spent").
@@ -48,6 +52,7 @@ const COLUMNS: Record<'email' | 'customerId' | 'points' | 'note' | 'tier', RegEx
   note: /^(note|notes|comment|reason)$/,
   // Smile.io's "VIP tier", LoyaltyLion's "tier".
   tier: /^(vip|(vip[ _-]?)?(tier|level)([ _-]?name)?)$/,
+  birthday: /^(birthday|birth[ _-]?(date|day)|date[ _-]?of[ _-]?birth|dob)$/,
 };
 
 const EMAIL = /^[^\s@",;]+@[^\s@",;]+\.[^\s@",;]+$/;
@@ -93,6 +98,22 @@ function records(text: string): { line: number; fields: string[] }[] {
   return out.filter((r) => r.fields.some((f) => f.trim() !== ''));
 }
 
+/** Days in each month, February's 29th included (a birthday on it is kept on the 28th in other years). */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A birthday as MM-DD from a date (1990-03-14, a time after it left out), a month and day (03-14,
+ * --03-14) or a year-first date with slashes (1990/03/14); null for anything else, a day-first or
+ * month-first date with slashes included, whose order no file says.
+ */
+function birthdayOf(text: string): string | null {
+  const parts = /^(?:-?-|\d{4}[-/])?(\d{1,2})[-/](\d{1,2})(?:[T ].*)?$/.exec(text);
+  if (!parts || (!/^(?:-?-|\d{4}[-/])/.test(text) && text.includes('/'))) return null;
+  const [month, day] = [Number(parts[1]), Number(parts[2])];
+  if (month < 1 || month > 12 || day < 1 || day > MONTH_DAYS[month - 1]!) return null;
+  return `${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 /** "1200", "1 200", "1,200" and "1.200" with three digits after the mark: whole points, as exports write them. */
 function pointsOf(text: string): number | null {
   const plain = text.replace(/[\s\u00a0\u202f]/g, '');
@@ -113,6 +134,7 @@ export function parseImport(text: string): Parsed {
     points: column('points'),
     note: column('note'),
     tier: column('tier'),
+    birthday: column('birthday'),
   };
   if (at.points < 0) return { ok: false, file: 'no_points_column' };
   if (at.email < 0 && at.customerId < 0) return { ok: false, file: 'no_customer_column' };
@@ -129,6 +151,8 @@ export function parseImport(text: string): Parsed {
     const pointsText = cell(at.points);
     const note = cell(at.note);
     const tier = cell(at.tier);
+    const birthdayText = cell(at.birthday);
+    const birthday = birthdayText ? birthdayOf(birthdayText) : null;
     const problem = (p: RowProblem, value: string) => void problems.push({ line, problem: p, value: value.slice(0, 80) });
     const customerId = id ? (CUSTOMER_ID.exec(id)?.[1] ?? null) : null;
     if (!email && !id) problem('no_customer', '');
@@ -138,14 +162,15 @@ export function parseImport(text: string): Parsed {
     if (points === null || points > MAX_POINTS) problem('bad_points', pointsText);
     if (note.length > MAX_NOTE) problem('note_too_long', note);
     if (tier.length > MAX_TIER) problem('tier_too_long', tier);
+    if (birthdayText && !birthday) problem('bad_birthday', birthdayText);
     // A customer named twice would be given both rows' points: which one the merchant meant is theirs to say.
     const key = customerId ? `id:${customerId}` : `email:${email}`;
     if ((customerId || email) && seen.has(key)) problem('twice', String(seen.get(key)));
     seen.set(key, line);
     if (problems.length || points === null) continue;
-    // A row of 0 points still brings its customer's tier.
-    if (points === 0 && !tier) zero++;
-    else rows.push({ line, email: customerId ? null : email, customerId, points, note: note || null, tier: tier || null });
+    // A row of 0 points still brings its customer's tier and birthday.
+    if (points === 0 && !tier && !birthday) zero++;
+    else rows.push({ line, email: customerId ? null : email, customerId, points, note: note || null, tier: tier || null, birthday });
   }
   if (problems.length) return { ok: false, rows: problems };
   if (!rows.length) return { ok: false, file: 'empty' };

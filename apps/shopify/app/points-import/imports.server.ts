@@ -48,8 +48,8 @@ export async function queueImport(
     }
     const id = made.rows[0].id;
     await client.query(
-      `insert into points_import_rows (import_id, shop, line, email, customer_id, points, note, tier_id)
-       select $1, $2, * from unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[])`,
+      `insert into points_import_rows (import_id, shop, line, email, customer_id, points, note, tier_id, birthday)
+       select $1, $2, * from unnest($3::int[], $4::text[], $5::text[], $6::int[], $7::text[], $8::text[], $9::text[])`,
       [
         id,
         shop,
@@ -59,6 +59,7 @@ export async function queueImport(
         rows.map((r) => r.points),
         rows.map((r) => r.note),
         rows.map((r) => (r.tier ? (tierIds.get(tierKey(r.tier)) ?? null) : null)),
+        rows.map((r) => r.birthday),
       ],
     );
     await client.query('select pg_notify($1, $2)', [POINTS_IMPORT_CHANNEL, shop]);
@@ -78,6 +79,8 @@ export interface ImportState {
   points: number;
   /** The customers given so far whose row placed them in a tier. */
   tiered: number;
+  /** The customers given their birthday so far. */
+  birthdays: number;
   /** The rows that gave nothing, by their line in the file, with who they named and why. */
   failures: { line: number; customer: string; reason: string }[];
 }
@@ -94,6 +97,7 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     given: number;
     points: number;
     tiered: number;
+    birthdays: number;
     failures: ImportState['failures'] | null;
   }>(
     // The points given as a double: 10,000 rows of up to 1,000,000 points pass an integer's range.
@@ -102,6 +106,7 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
        count(*) filter (where r.status = 'done' and r.gave_balance)::int given,
        coalesce(sum(r.points) filter (where r.status = 'done' and r.gave_balance), 0)::float8 points,
        count(*) filter (where r.status = 'done' and r.tier_id is not null)::int tiered,
+       count(*) filter (where r.status = 'done' and r.gave_birthday)::int birthdays,
        (select json_agg(json_build_object('line', f.line, 'customer', coalesce(f.email, f.customer_id), 'reason', f.last_error) order by f.line)
           from (select * from points_import_rows where import_id = i.id and status = 'failed' order by line limit 50) f) failures
      from points_imports i left join points_import_rows r on r.import_id = i.id
@@ -118,6 +123,7 @@ export async function importsOf(pool: pg.Pool, shop: string, limit = 5): Promise
     given: r.given,
     points: r.points,
     tiered: r.tiered,
+    birthdays: r.birthdays,
     failures: r.failures ?? [],
   }));
 }
@@ -133,6 +139,7 @@ interface ClaimedRow {
   import_note: string;
   tier_note: string | null;
   tier_id: string | null;
+  birthday: string | null;
   attempts: number;
 }
 
@@ -177,7 +184,7 @@ class PointsImportWorker {
   workOne(): Promise<boolean> {
     return inTransaction(this.deps.pool, async (client) => {
       const { rows } = await client.query<ClaimedRow>(
-        `select r.import_id, r.line, r.shop, r.email, r.customer_id, r.points, r.note, i.note import_note, i.tier_note, r.tier_id, r.attempts
+        `select r.import_id, r.line, r.shop, r.email, r.customer_id, r.points, r.note, i.note import_note, i.tier_note, r.tier_id, r.birthday, r.attempts
          from points_import_rows r join points_imports i on i.id = r.import_id
          where r.status = 'pending' and r.next_attempt_at <= now()
          order by r.next_attempt_at, r.import_id, r.line limit 1 for update of r skip locked`,
@@ -187,12 +194,12 @@ class PointsImportWorker {
       for (let wait = this.pace.take(row.shop); wait > 0; wait = this.pace.take(row.shop)) await sleep(wait * 1000);
       const key = [row.import_id, row.line];
       try {
-        const { customerId, entryId, tierEntryId, gaveBalance } = await this.give(row, client);
+        const { customerId, entryId, tierEntryId, gaveBalance, gaveBirthday } = await this.give(row, client);
         await client.query(
           // The customer's id stays, which customers/redact finds them by; their e-mail is no longer needed.
           `update points_import_rows set status = 'done', attempts = attempts + 1, customer_id = $3, email = null, entry_id = $4,
-             tier_entry_id = $5, gave_balance = $6, last_error = null, done_at = now() where import_id = $1 and line = $2`,
-          [...key, customerId, entryId, tierEntryId, gaveBalance],
+             tier_entry_id = $5, gave_balance = $6, gave_birthday = $7, last_error = null, done_at = now() where import_id = $1 and line = $2`,
+          [...key, customerId, entryId, tierEntryId, gaveBalance, gaveBirthday],
         );
       } catch (err) {
         const message = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 300) : String(err);
@@ -225,7 +232,7 @@ class PointsImportWorker {
   private async give(
     row: ClaimedRow,
     client: pg.PoolClient,
-  ): Promise<{ customerId: string; entryId: string | null; tierEntryId: string | null; gaveBalance: boolean }> {
+  ): Promise<{ customerId: string; entryId: string | null; tierEntryId: string | null; gaveBalance: boolean; gaveBirthday: boolean }> {
     const account = await this.deps.shops.findInstalled(row.shop);
     if (!account) throw new Lasting('not_installed');
     const admin = await this.deps.adminFor(row.shop);
@@ -242,10 +249,10 @@ class PointsImportWorker {
       "select 1 from points_import_rows where shop = $1 and customer_id = $2 and status = 'done' and gave_balance and import_id <> $3 limit 1",
       [row.shop, customerId, row.import_id],
     );
-    // Given their balance already, a customer the file gives a tier is still placed in it (a file of
-    // tiers after one of balances): their balance is left as it is.
+    // Given their balance already, a customer the file gives a tier or a birthday is still placed in
+    // it or given it (a file of tiers after one of balances): their balance is left as it is.
     const gaveBalance = !earlier.rowCount;
-    if (!gaveBalance && !row.tier_id) throw new Lasting('already_imported');
+    if (!gaveBalance && !row.tier_id && !row.birthday) throw new Lasting('already_imported');
     const api = accountClient(this.deps.coreUrl, account);
     const ownedById = await memberId(api, memberOfCustomer(found.id, found));
     const uniqueIdentifier = `import:${row.import_id}:${row.line}`;
@@ -257,8 +264,26 @@ class PointsImportWorker {
     const rest = (gaveBalance ? row.points : 0) - (placed?.points ?? 0);
     const note = gaveBalance ? (row.note ?? row.import_note) : tierNote;
     const entry = rest ? await giveEntry(api, { ownedById, points: rest, reason: 'adjusted', note, uniqueIdentifier }) : null;
-    return { customerId, entryId: entry?.id ?? null, tierEntryId: placed?.id ?? null, gaveBalance };
+    const gaveBirthday = row.birthday ? await giveBirthday(api, ownedById, row.birthday) : false;
+    return { customerId, entryId: entry?.id ?? null, tierEntryId: placed?.id ?? null, gaveBalance, gaveBirthday };
   }
+}
+
+/**
+ * The file's birthday for a member who has none (one they or the shop set since is theirs and
+ * stays); whether the member now has it (a retry finds the one its earlier attempt gave).
+ */
+async function giveBirthday(api: AccountClient, ownedById: string, birthday: string): Promise<boolean> {
+  const member = await records(api, 'account_user').get(ownedById);
+  if (!member.ok) throw new CoreError(member.failure.status);
+  if (member.data.birthday) return member.data.birthday === birthday;
+  const patched = await api
+    .PATCH('/schema/account_user/record/{id}', { params: { path: { id: ownedById } }, body: { birthday } })
+    .catch(() => {
+      throw new CoreError(0);
+    });
+  if (!patched.data) throw new CoreError(patched.response.status, patched.error);
+  return true;
 }
 
 type EntryBody = { ownedById: string; points: number; reason: 'earned' | 'adjusted'; note: string; uniqueIdentifier: string };

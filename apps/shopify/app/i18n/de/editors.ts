@@ -86,6 +86,8 @@ export const editors: Messages['editors'] = {
       body: 'Du wechselst von einer anderen Treue-App? Exportiere die Punktestände deiner Kunden als CSV-Datei und lege sie hier ab: Jeder Kunde erhält seinen Stand, mit einer Notiz in seinem Punkteverlauf. Die Datei braucht eine Kopfzeile mit einer Spalte „points“ und einer Spalte „email“ oder „customer_id“ (die Shopify-Kunden-ID); eine Spalte „note“ ist freiwillig. Jeder Kunde erhält einen übernommenen Stand: Eine korrigierte Datei, erneut hochgeladen, gibt nur den Kunden, die noch keinen erhalten haben.',
       tiers:
         'Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine VIP-Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster und erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow; sein Stand bleibt, was die Datei sagt. Ein Kunde, der seinen Stand schon mit einer früheren Datei erhalten hat, wird trotzdem eingestuft; sein Stand bleibt, wie er ist. Ohne sie zählen übernommene Punkte zum Stand, nicht zu den Stufen.',
+      birthdays:
+        'Eine Spalte „birthday“ (1990-03-14, 03-14 oder 1990/03/14; das Jahr wird nicht gespeichert) gibt jedem Kunden seinen Geburtstag für Geburtstagspunkte, sofern er oder du seither keinen eingetragen habt.',
       dropLabel: 'Datei mit Punkteständen',
       choose: 'CSV-Datei wählen',
       hint: 'oder hier ablegen',
@@ -115,6 +117,7 @@ export const editors: Messages['editors'] = {
         unknown_tier:
           'Zeile {line}: Du hast keine Stufe namens „{value}“. Lege sie auf der Seite „VIP-Stufen“ an oder ändere den Namen in der Datei.',
         ambiguous_tier: 'Zeile {line}: Zwei deiner aktiven Stufen heißen „{value}“. Benenne eine auf der Seite „VIP-Stufen“ um.',
+        bad_birthday: 'Zeile {line}: „{value}“ ist kein Geburtstag. Schreibe ihn als 1990-03-14 oder 03-14.',
         twice: 'Zeile {line}: derselbe Kunde wie in Zeile {value}.',
       },
       moreRows: 'Und {count} weitere.',
@@ -123,6 +126,7 @@ export const editors: Messages['editors'] = {
       finished: 'Fertig: {points} Punkte an {customers} übernommen. Nicht möglich: {failed}.',
       customers: { one: '1 Kunden', other: '{count} Kunden' },
       tiered: { one: '1 in seine VIP-Stufe gesetzt.', other: '{count} in ihre VIP-Stufen gesetzt.' },
+      birthdaysGiven: { one: '1 Geburtstag eingetragen.', other: '{count} Geburtstage eingetragen.' },
       uploaded: 'Hochgeladen am {date}',
       failures: 'Nicht übernommen',
       failureColumns: { line: 'Zeile', customer: 'Kunde', why: 'Grund' },

@@ -79,6 +79,8 @@ export const editors = {
       body: 'Moving from another loyalty app? Export your customers’ points balances as a CSV file and drop it here: each customer gets their balance, with a note in their points history. The file needs a header row with a “points” column and an “email” or “customer_id” column (the Shopify customer id); a “note” column is optional. Each customer gets one imported balance: a corrected file uploaded again gives only the customers not given yet.',
       tiers:
         'A “tier” (or “VIP tier”) column places each customer in your VIP tier of that name, as if they had earned its threshold today: they keep it for your tier window and get its entry reward, and Points earned and Tier changed run in Flow; their balance stays what the file says. A customer given their balance by an earlier file is still placed, their balance left as it is. Without it, imported points count towards the balance, not towards tiers.',
+      birthdays:
+        'A “birthday” column (1990-03-14, 03-14 or 1990/03/14; the year is not kept) gives each customer their birthday for birthday points, unless they or you have set one since.',
       dropLabel: 'Balances file',
       choose: 'Choose a CSV file',
       hint: 'or drop it here',
@@ -106,6 +108,7 @@ export const editors = {
         tier_too_long: 'Line {line}: the tier’s name is longer than 256 characters.',
         unknown_tier: 'Line {line}: you have no tier named “{value}”. Create it on the VIP tiers page, or change the name in the file.',
         ambiguous_tier: 'Line {line}: two of your live tiers are named “{value}”. Rename one on the VIP tiers page.',
+        bad_birthday: 'Line {line}: “{value}” is not a birthday. Write it as 1990-03-14 or 03-14.',
         twice: 'Line {line}: the same customer as line {value}.',
       },
       moreRows: 'And {count} more.',
@@ -114,6 +117,7 @@ export const editors = {
       finished: 'Done: {points} points given to {customers}. Not given: {failed}.',
       customers: { one: '1 customer', other: '{count} customers' },
       tiered: { one: '1 placed in their VIP tier.', other: '{count} placed in their VIP tiers.' },
+      birthdaysGiven: { one: '1 birthday given.', other: '{count} birthdays given.' },
       uploaded: 'Uploaded {date}',
       failures: 'Not given',
       failureColumns: { line: 'Line', customer: 'Customer', why: 'Why' },
