@@ -34,6 +34,7 @@ import {
   rankRows,
   type Reward,
   rewardTitle,
+  takesPart,
   type RedeemOutcome,
   redeemInto,
   referralLink,
@@ -439,7 +440,7 @@ function PointsSection({
                   <s-stack direction="inline" gap="small-200" alignItems="center">
                     <s-text type="strong">{rewardTitle(reward, t, lang, { points: name, currency })}</s-text>
                     <s-text>{amount(reward.pointsCost)}</s-text>
-                    <s-button disabled={busy !== undefined || short > 0} onClick={() => redeem(reward)}>
+                    <s-button disabled={busy !== undefined || short > 0 || (!!member && !takesPart(member))} onClick={() => redeem(reward)}>
                       {t.redeem}
                     </s-button>
                     {short > 0 && <s-text color="subdued">{fill(t.toGo, { n: amount(short) })}</s-text>}

@@ -450,6 +450,17 @@ describe('the points section', () => {
     ]);
   });
 
+  it('offers a member the shop paused (left out by a customer tag) no Redeem button to press', async () => {
+    const paused = (data: PageData): PageData => ({
+      ...data,
+      points: data.points && { ...data.points, member: data.points.member && { ...data.points.member, status: 'paused' } },
+    });
+    const page = await show(() => Promise.resolve(paused(withPoints(member.api))));
+    const section = page.querySelector('[data-points]')!;
+    expect(disabled(section, 'five')).toBe(true);
+    expect(disabled(section, 'big')).toBe(true);
+  });
+
   it('says a bonus points event while it runs, beside the ways to earn it multiplies', async () => {
     const now = Date.now();
     const event = (data: PageData): PageData => ({

@@ -171,6 +171,9 @@ export async function loadNudge(api: Api): Promise<Nudge | null> {
   return { setting, rewards, member };
 }
 
+/** Whether the member earns and redeems: a member the shop paused (the Shopify app's customers left out by tag) does neither. */
+export const takesPart = (member: Pick<Member, 'status'>): boolean => (member.status ?? 'live') === 'live';
+
 /** What a reward is called where it is offered for points: its title, else what it gives; null when neither says anything. */
 export const rewardTitle = (reward: Reward, t: Strings, lang: string | undefined, earnings: Earnings): string | null =>
   reward.eudTitle || rewardGives(reward, t, lang, earnings);
@@ -189,7 +192,7 @@ export function nudgeText(points: Nudge, t: Strings, lang: string | undefined, c
   if (!member)
     return setting.pointsOnSignUp > 0 ? fill(t.nudgeJoin, { points: say(setting.pointsOnSignUp) }) : bonusText(setting, t, lang, now);
   // A member the shop paused earns and redeems nothing: nothing to remind them of.
-  if (member.status !== undefined && member.status !== 'live') return null;
+  if (!takesPart(member)) return null;
   // Cheapest first: the last the balance covers is the best, the first it does not the nearest.
   let best: string | undefined;
   let nearest: string | undefined;

@@ -443,6 +443,22 @@ describe('the points tab for a member', SLOW, () => {
     await screenshot(page, 'points-member-insufficient');
     expect(errors).toEqual([]);
   });
+
+  it('offers a member the shop paused (left out by a Shopify customer tag) no Redeem button to press', async () => {
+    const status = async (value: string) =>
+      expect((await demo.api.patch(`/schema/account_user/record/${shopper}`, { status: value })).status).toBe(200);
+    await status('paused');
+    try {
+      const { page, errors } = await demo.newPage();
+      await openPoints(page, '?mode=member', 'Stars');
+      const buttons = tabPanel(page).locator('[data-redeem]').getByRole('button', { name: 'Redeem' });
+      expect(await buttons.count()).toBeGreaterThan(0);
+      for (const button of await buttons.all()) expect(await button.isDisabled()).toBe(true);
+      expect(errors).toEqual([]);
+    } finally {
+      await status('live');
+    }
+  });
 });
 
 describe('a leaderboard of points earned this month', SLOW, () => {

@@ -20,6 +20,7 @@ import {
   saveBirthdayInto,
   type Reward as RedeemableReward,
   rewardTitle,
+  takesPart,
   type RedeemOutcome,
   redeemInto,
   referralLink,
@@ -142,7 +143,7 @@ export function PointsTab({
                       <button
                         type="button"
                         class="lw-button lw-redeem"
-                        disabled={short > 0}
+                        disabled={short > 0 || !takesPart(member)}
                         aria-disabled={busy !== undefined}
                         onClick={(e) => redeem(reward, e)}
                       >
