@@ -69,6 +69,11 @@ const savePoints = async (draft: Record<string, unknown>) =>
     )
   ).value as { data: { ok: boolean; draft?: Record<string, unknown>; refusal?: { fieldErrors: Record<string, string> } } };
 
+async function memberPage(customer: number): Promise<{ leftOut: string[] | null }> {
+  const path = `/app/members/${(await memberOf(customer))!.id}.data?_routes=routes%2Fapp.members.%24id`;
+  return ((await answerOf(await adminFetch(prod.url, path))).value as Record<string, any>)['routes/app.members.$id'].data.detail;
+}
+
 async function pointsPage(): Promise<Record<string, unknown>> {
   const page = await answerOf(await adminFetch(prod.url, '/app/points.data?_routes=routes%2Fapp.points'));
   return (page.value as Record<string, any>)['routes/app.points'].data.draft;
@@ -141,12 +146,15 @@ describe('customers left out by tag', () => {
     await Promise.all([statusOf(901, 'paused'), statusOf(904, 'paused'), statusOf(905, 'paused')]);
     expect(await memberOf(902)).toBeUndefined();
     expect((await memberOf(901))!.pointsBalance).toBe(10);
+    // The member page says which of the shop's tags leaves them out, as the merchant typed it.
+    expect((await memberPage(901)).leftOut).toEqual(['Wholesale']);
 
     const skipped = await paid(2, 901, 'WholeSale');
     expect(skipped).toMatchObject({ status: 'done', last_error: 'customer excluded by tag' });
     expect((await memberOf(901))!.pointsBalance).toBe(10);
     expect((await paid(3, 902, 'vip')).last_error).toBeNull();
     expect((await memberOf(902))!).toMatchObject({ status: 'live', pointsBalance: 10 });
+    expect((await memberPage(902)).leftOut).toBeNull();
 
     // The storefront's token still opens their record, but nothing is redeemed with it.
     const proxied = await prod.send(

@@ -47,6 +47,17 @@ export async function saveExcludedTags(db: pg.Pool, shop: string, tags: string[]
   return changed;
 }
 
+/** The shop's excluded tags (as typed) the customer has, when the app has paused their member for them; null otherwise. */
+export async function leftOutBy(db: pg.Pool, shop: string, customerId: string): Promise<string[] | null> {
+  const { rows } = await db.query<{ tags: string[]; shop_tags: string[] }>(
+    `select c.tags, e.tags shop_tags from customer_exclusions c join shop_exclusions e on e.shop = c.shop
+     where c.shop = $1 and c.customer_id = $2 and c.paused`,
+    [shop, customerId],
+  );
+  const row = rows[0];
+  return row ? row.shop_tags.filter((t) => row.tags.includes(tagKey(t))) : null;
+}
+
 /** What a webhook or the Admin API said of a customer: their tags (null: it did not say) and as of when. */
 export interface SeenCustomer {
   id: string;

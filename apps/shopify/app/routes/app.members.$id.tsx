@@ -17,18 +17,22 @@ import {
   setMemberBirthday,
 } from '../admin/members.server';
 import { BirthdayField } from '../components/members/BirthdayField';
-import { textFor } from '../i18n';
+import { format, textFor } from '../i18n';
 import { FailureBanner } from '../components/FailureBanner';
 import { useMessages } from '../i18n/context';
 import { outbox } from '../loop/outbox.server';
 import { customerOrders } from '../earning/ledger.server';
+import { leftOutBy } from '../earning/exclusions.server';
 import { fetchShop } from '../shopify/admin-api.server';
 import { pool } from '../storage/pool.server';
 import { DateTimeZone, LocalDate } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
 import { ReferralsText } from '../components/members/ReferralsText';
 
-/** One member: profile, points, progress on every program, reward logs with codes; freezes, resending a code, adjusting points, their birthday. */
+/**
+ * One member: profile, points, progress on every program, reward logs with codes, the tags that
+ * leave them out of the program; freezes, resending a code, adjusting points, their birthday.
+ */
 export const loader = async ({ request, params }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
   // Times are shown in the member's zone; the shop's stands in for members without one (as in the core).
@@ -37,9 +41,13 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     orders: (customerId) => customerOrders(pool(), session.shop, customerId),
     issuedAtShopify: (ids) => outbox.issuedAtShopify(session.shop, ids),
   });
-  if (!found.detail) return found;
-  const [member] = await nameFromShopify(api, admin, [found.detail.member]);
-  return { ...found, detail: { ...found.detail, member: member! } };
+  if (!found.detail) return { ...found, detail: null };
+  const { customerId } = found.detail.member;
+  const [[member], leftOut] = await Promise.all([
+    nameFromShopify(api, admin, [found.detail.member]),
+    customerId === null ? null : leftOutBy(pool(), session.shop, String(customerId)),
+  ]);
+  return { ...found, detail: { ...found.detail, member: member!, leftOut } };
 };
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<RowAnswer> => {
@@ -94,7 +102,7 @@ export default function Member() {
         {failure ? <FailureBanner failure={failure} /> : <Banner tone="warning" title={m.notFound} />}
       </Page>
     );
-  const { member } = detail;
+  const { member, leftOut } = detail;
   return (
     <Page
       title={fullName(member) || member.email || m.noName}
@@ -106,6 +114,13 @@ export default function Member() {
     >
       <DateTimeZone.Provider value={member.timezone ?? null}>
         <Layout>
+          {leftOut?.length ? (
+            <Layout.Section>
+              <Banner tone="info" title={m.leftOut.title} action={{ content: m.leftOut.action, url: '/app/points' }}>
+                {format(m.leftOut.body, { tags: leftOut.map((t) => `“${t}”`).join(', ') })}
+              </Banner>
+            </Layout.Section>
+          ) : null}
           <Layout.Section>
             <Card>
               <BlockStack gap="200">

@@ -21,6 +21,11 @@ export const members: Messages['members'] = {
     'Die Suche durchsucht Vor- und Nachnamen, E-Mail-Adressen und Kunden-IDs; jedes Wort muss passen. Versuche es mit weniger Wörtern.',
   back: 'Mitglieder',
   notFound: 'Dieses Mitglied gibt es nicht (mehr).',
+  leftOut: {
+    title: 'Vom Programm ausgeschlossen',
+    body: 'Dieser Kunde hat {tags}, einen Tag, den deine Seite „Punkte“ ausschließt: Er sammelt nichts und kann nichts einlösen; seine Punkte bleiben. Entferne den Tag beim Kunden in Shopify oder aus der Liste, damit er wieder dabei ist.',
+    action: 'Seite „Punkte“ öffnen',
+  },
   profile: 'Profil',
   timezone: 'Zeitzone',
   referrals: {

@@ -18,6 +18,11 @@ export const members = {
   noMatchBody: 'Search looks in first and last names, e-mail addresses and customer ids; every word must match. Try fewer words.',
   back: 'Members',
   notFound: 'This member does not exist (any more).',
+  leftOut: {
+    title: 'Left out of the program',
+    body: 'This customer has {tags}, a tag your Points page leaves out: they earn nothing and cannot redeem; their points stay. Take the tag off the customer in Shopify, or off the list, to bring them back.',
+    action: 'Open the Points page',
+  },
   profile: 'Profile',
   timezone: 'Time zone',
   referrals: {
