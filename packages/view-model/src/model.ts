@@ -227,7 +227,7 @@ export interface Member {
   /** The networks whose profile of the shop the member has followed for points, each once. */
   socialFollows?: string[];
   /** Only a live member earns and redeems: the shop may pause one (the Shopify app's customers left out by tag). */
-  status?: string;
+  status?: 'draft' | 'live' | 'paused';
 }
 
 /** One of the member's own point entries (CONTRACT §19): a redemption's links the reward log it made. */
