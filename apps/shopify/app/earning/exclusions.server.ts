@@ -24,19 +24,19 @@ export const MAX_EXCLUDED_TAGS = 20;
 export const MAX_TAG_LENGTH = 255;
 
 /** The shop's excluded tags as the merchant typed them (compared by `tagKey`); none when it has not set any. */
-export async function excludedTags(db: pg.Pool | pg.PoolClient, shop: string): Promise<string[]> {
+export async function excludedTags(db: pg.Pool, shop: string): Promise<string[]> {
   const { rows } = await db.query<{ tags: string[] }>('select tags from shop_exclusions where shop = $1', [shop]);
   return rows[0]?.tags ?? [];
 }
 
-/** A list of tags as the app compares it: each once, by `tagKey`, in order. */
+/** A list of tags as the app compares it: each once, by `tagKey`, sorted. */
 const tagSet = (tags: string[]) => JSON.stringify([...new Set(tags.map(tagKey))].sort());
 
 /**
  * Keeps the shop's excluded tags as typed; when they change (by `tagKey`), the shop's customers
- * are swept again, announced to the workers. Answers whether they changed.
+ * are swept again, announced to the workers.
  */
-export async function saveExcludedTags(db: pg.Pool, shop: string, tags: string[]): Promise<boolean> {
+export async function saveExcludedTags(db: pg.Pool, shop: string, tags: string[]): Promise<void> {
   const changed = tagSet(await excludedTags(db, shop)) !== tagSet(tags);
   await db.query(
     `insert into shop_exclusions (shop, tags) values ($1, $2)
@@ -44,7 +44,6 @@ export async function saveExcludedTags(db: pg.Pool, shop: string, tags: string[]
     [shop, tags, changed],
   );
   if (changed) await db.query('select pg_notify($1, $2)', [EXCLUSIONS_CHANNEL, shop]);
-  return changed;
 }
 
 /** The shop's excluded tags (as typed) the customer has, when the app has paused their member for them; null otherwise. */

@@ -87,7 +87,7 @@ export const editors: Messages['editors'] = {
       tiers:
         'Eine Spalte „tier“ (oder „VIP tier“) setzt jeden Kunden in deine VIP-Stufe dieses Namens, als hätte er ihre Schwelle heute erreicht: Er behält sie für dein Stufenfenster und erhält ihre Eintrittsprämie, und „Points earned“ und „Tier changed“ laufen in Flow; sein Stand bleibt, was die Datei sagt. Ein Kunde, der seinen Stand schon mit einer früheren Datei erhalten hat, wird trotzdem eingestuft; sein Stand bleibt, wie er ist. Ohne sie zählen übernommene Punkte zum Stand, nicht zu den Stufen.',
       birthdays:
-        'Eine Spalte „birthday“ (1990-03-14, 03-14 oder 1990/03/14; das Jahr wird nicht gespeichert) gibt jedem Kunden seinen Geburtstag für Geburtstagspunkte, sofern er oder du seither keinen eingetragen habt.',
+        'Eine Spalte „birthday“ gibt jedem Kunden seinen Geburtstag für Geburtstagspunkte, sofern er oder du seither keinen eingetragen habt: Jahr, Monat und Tag in dieser Reihenfolge (mit Binde- oder Schrägstrichen) oder nur Monat und Tag, etwa 03-14. Das Jahr wird nicht gespeichert.',
       dropLabel: 'Datei mit Punkteständen',
       choose: 'CSV-Datei wählen',
       hint: 'oder hier ablegen',
@@ -117,7 +117,8 @@ export const editors: Messages['editors'] = {
         unknown_tier:
           'Zeile {line}: Du hast keine Stufe namens „{value}“. Lege sie auf der Seite „VIP-Stufen“ an oder ändere den Namen in der Datei.',
         ambiguous_tier: 'Zeile {line}: Zwei deiner aktiven Stufen heißen „{value}“. Benenne eine auf der Seite „VIP-Stufen“ um.',
-        bad_birthday: 'Zeile {line}: „{value}“ ist kein Geburtstag. Schreibe ihn als 1990-03-14 oder 03-14.',
+        bad_birthday:
+          'Zeile {line}: „{value}“ ist kein Geburtstag. Schreibe Jahr, Monat und Tag in dieser Reihenfolge oder nur Monat und Tag (03-14).',
         twice: 'Zeile {line}: derselbe Kunde wie in Zeile {value}.',
       },
       moreRows: 'Und {count} weitere.',

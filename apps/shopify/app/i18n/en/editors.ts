@@ -80,7 +80,7 @@ export const editors = {
       tiers:
         'A “tier” (or “VIP tier”) column places each customer in your VIP tier of that name, as if they had earned its threshold today: they keep it for your tier window and get its entry reward, and Points earned and Tier changed run in Flow; their balance stays what the file says. A customer given their balance by an earlier file is still placed, their balance left as it is. Without it, imported points count towards the balance, not towards tiers.',
       birthdays:
-        'A “birthday” column (1990-03-14, 03-14 or 1990/03/14; the year is not kept) gives each customer their birthday for birthday points, unless they or you have set one since.',
+        'A “birthday” column gives each customer their birthday for birthday points, unless they or you have set one since: the year, month and day in that order (with dashes or slashes), or the month and day alone, as 03-14. The year is not kept.',
       dropLabel: 'Balances file',
       choose: 'Choose a CSV file',
       hint: 'or drop it here',
@@ -108,7 +108,8 @@ export const editors = {
         tier_too_long: 'Line {line}: the tier’s name is longer than 256 characters.',
         unknown_tier: 'Line {line}: you have no tier named “{value}”. Create it on the VIP tiers page, or change the name in the file.',
         ambiguous_tier: 'Line {line}: two of your live tiers are named “{value}”. Rename one on the VIP tiers page.',
-        bad_birthday: 'Line {line}: “{value}” is not a birthday. Write it as 1990-03-14 or 03-14.',
+        bad_birthday:
+          'Line {line}: “{value}” is not a birthday. Write the year, month and day in that order, or the month and day alone (03-14).',
         twice: 'Line {line}: the same customer as line {value}.',
       },
       moreRows: 'And {count} more.',
