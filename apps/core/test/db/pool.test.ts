@@ -66,7 +66,8 @@ describe('ConnectionPool', () => {
     }));
 
   it('fails a wait that outlasts the timeout with PoolTimeoutError, and forgets the waiter', () =>
-    withPool({ max: 1, acquireTimeoutMs: 100 }, async (pool) => {
+    // Long enough for the first acquire to open its connection on a loaded CI host (100 ms was not).
+    withPool({ max: 1, acquireTimeoutMs: 1_000 }, async (pool) => {
       const held = await pool.acquire().promise;
       await expect(pool.acquire().promise).rejects.toBeInstanceOf(PoolTimeoutError);
       expect(pool.numPendingAcquires()).toBe(0);
