@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { type AccountClient, accountClient } from '../core/client.server';
 import { type AdminGraphql, customersTagged, customersWithTags, type TaggedCustomer } from '../shopify/admin-api.server';
 import { customerGid, memberOfCustomer, shopifyCustomerId } from '../shopify/customer-ids.server';
-import { tagKey } from '../shopify/order-payloads.server';
+import { tagKey, tagsOf } from '../shopify/order-payloads.server';
 import { inTransaction } from '../storage/transaction.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { EXCLUSIONS_CHANNEL, settleExclusion } from './exclusions.server';
@@ -80,16 +80,18 @@ export function sweepOne(deps: SweepDeps): Promise<boolean> {
 
 async function sweep(deps: SweepDeps, shop: string, tags: string[], api: AccountClient, admin: AdminGraphql): Promise<void> {
   const swept = new Set<string>();
-  const settle = (customer: TaggedCustomer) => {
+  // Each customer once, though Shopify finds them by several of the tags.
+  const settle = async (customer: TaggedCustomer) => {
     const id = String(shopifyCustomerId(customer.id));
+    if (swept.has(id)) return;
     swept.add(id);
-    const seen = { id, tags: customer.tags.map(tagKey), tagsAt: customer.updatedAt, member: memberOfCustomer(customer.id, customer) };
-    return inTransaction(deps.pool, (client: pg.PoolClient) => settleExclusion(client, api, shop, seen));
+    const seen = { id, tags: tagsOf(customer.tags), tagsAt: customer.updatedAt, member: memberOfCustomer(customer.id, customer) };
+    await inTransaction(deps.pool, (client: pg.PoolClient) => settleExclusion(client, api, shop, seen));
   };
   for (const tag of new Set(tags.map(tagKey))) {
     for (let after: string | null = null; ;) {
       const page = await customersTagged(admin, tag, after);
-      for (const customer of page.customers) if (!swept.has(String(shopifyCustomerId(customer.id)))) await settle(customer);
+      for (const customer of page.customers) await settle(customer);
       if (!page.next) break;
       after = page.next;
     }

@@ -4,6 +4,7 @@ import { type LogInput, memberOf } from '../core/logs.server';
 import { findMember } from '../core/member-data.server';
 import { customerGid } from '../shopify/customer-ids.server';
 import { type OrderCustomer, tagKey } from '../shopify/order-payloads.server';
+import { lockCustomer } from './customer-lock.server';
 import { memberId } from './points.server';
 
 /**
@@ -89,7 +90,7 @@ interface Known {
  * so a crash before the commit only repeats the core's idempotent change.
  */
 export async function settleExclusion(client: pg.PoolClient, api: AccountClient, shop: string, seen: SeenCustomer): Promise<boolean> {
-  await client.query('select pg_advisory_xact_lock(hashtext($1))', [`loyalty_customer:${shop}:${seen.id}`]);
+  await lockCustomer(client, shop, seen.id);
   const { rows } = await client.query<Known>(
     `select e.tags shop_tags, c.tags, c.tags_at, c.paused from (select 1) one
      left join shop_exclusions e on e.shop = $1 left join customer_exclusions c on c.shop = $1 and c.customer_id = $2`,

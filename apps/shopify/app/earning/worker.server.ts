@@ -16,6 +16,7 @@ import type { EarningRulesStore } from '../storage/earning-rules.server';
 import type { ShopAccount, ShopStore } from '../storage/shops.server';
 import { WorkLoop } from '../storage/work-loop.server';
 import { collectionsOf } from './collections.server';
+import { lockCustomer } from './customer-lock.server';
 import { seenOf, settleExclusion } from './exclusions.server';
 import { LiveMemo, orderFeeds, signUpFeeds } from './feeds.server';
 import { EARNING_CHANNEL, GUEST_ORDER_DAYS } from './inbox.server';
@@ -425,7 +426,7 @@ export class EarningWorker {
    * facts and membership.
    */
   private async markMembership(client: pg.PoolClient, shop: string, customerId: string, joinedAt: string | null): Promise<void> {
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', [`loyalty_customer:${shop}:${customerId}`]);
+    await lockCustomer(client, shop, customerId);
     if (joinedAt)
       await client.query(
         `insert into program_members (shop, customer_id, joined_at) values ($1, $2, $3)

@@ -125,8 +125,13 @@ const draftOf = (s: Setting, zone: string, excluded: string[]): PointsDraft => (
 
 /** The excluded tags as typed: split at commas, each once whatever its case, in the order typed. */
 function tagsTyped(text: string): string[] {
-  const tags = text.split(',').map((t) => t.trim());
-  return tags.filter((t, i) => t && tags.findIndex((u) => tagKey(u) === tagKey(t)) === i);
+  const seen = new Set<string>();
+  return text.split(',').flatMap((typed) => {
+    const tag = typed.trim();
+    if (!tag || seen.has(tagKey(tag))) return [];
+    seen.add(tagKey(tag));
+    return [tag];
+  });
 }
 
 /** The account's one setting: the core makes it with the account. */
