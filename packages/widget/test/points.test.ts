@@ -272,20 +272,23 @@ describe('the points tab for a member', SLOW, () => {
     const five = tabPanel(page).locator('[data-redeem] > li').first();
     const button = five.getByRole('button', { name: 'Redeem' });
     await button.focus();
-    // Slow the answer down: while it is on its way the button keeps focus, and a second Enter redeems nothing more.
+    // The answer held until the second Enter: while it is on its way the button keeps focus, and that Enter redeems nothing more.
     // Counted from the page's own requests: a route's handler has once missed one under CI's load.
     let redemptions = 0;
     page.on('request', (request) => {
       if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/action/redeem')) redemptions++;
     });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/action/redeem*', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await held;
       await route.continue();
     });
     await page.keyboard.press('Enter');
     await expect.poll(() => button.getAttribute('aria-disabled')).toBe('true');
     expect((await widgetFocus(page))?.text).toBe('Redeem');
     await page.keyboard.press('Enter');
+    release();
     await expect.poll(() => five.getByRole('status').first().textContent()).toBe('Redeemed!');
     expect(redemptions).toBe(1);
     // Focus never drops to the page: it moves to the outcome, and Tab goes on to the code's copy button.
@@ -613,9 +616,11 @@ describe('points for following the shop’s social profiles', SLOW, () => {
     const box = (await button.boundingBox())!;
     expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(24);
 
-    // Slowed down: while the credit is on its way the button does nothing, so a second press opens no second tab.
+    // Held until the second press: while the credit is on its way the button does nothing, so that press opens no second tab.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/action/follow*', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await held;
       await route.continue();
     });
     const [profile] = await Promise.all([context.waitForEvent('page'), button.click()]);
@@ -625,6 +630,7 @@ describe('points for following the shop’s social profiles', SLOW, () => {
     expect(await button.getAttribute('aria-disabled')).toBe('true');
     // Forced: Playwright waits for an aria-disabled button to be enabled.
     await button.click({ force: true });
+    release();
     await expect.poll(() => row.textContent()).toBe('Following us on Instagram+37 Stars✓ Followed');
     expect(context.pages()).toHaveLength(2);
     expect(follows).toEqual([{ network: 'instagram' }]);
