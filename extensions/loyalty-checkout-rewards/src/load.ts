@@ -1,4 +1,14 @@
-import { Api, loadPoints, NEWEST_FIRST, offersCode, type Points, type Reward, type RewardLog, whereIn } from '@loyalty/view-model';
+import {
+  Api,
+  loadPoints,
+  NEWEST_FIRST,
+  offersCode,
+  type Points,
+  type Reward,
+  type RewardLog,
+  takesPart,
+  whereIn,
+} from '@loyalty/view-model';
 
 /** The signed-in buyer's rewards as the block offers them. */
 export interface MemberData {
@@ -42,8 +52,9 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
   // A code one of the buyer's orders used is spent; an expired one would be refused; points are no code at all.
   const used = new Set(answer.usedCodes);
   const codes = logs.filter((log) => offersCode(log, now) && !used.has(log.couponCode?.toUpperCase() ?? ''));
-  const balance = points?.member?.pointsBalance ?? 0;
-  // The core redeems rewards of kind code only; a points reward is earned, never bought.
-  const redeemable = (points?.rewards ?? []).filter((r) => r.rewardKind === 'code' && r.pointsCost <= balance);
+  const member = points?.member;
+  // The core redeems rewards of kind code only (a points reward is earned, never bought), and nothing for a member the shop has paused.
+  const redeemable =
+    member && takesPart(member) ? points.rewards.filter((r) => r.rewardKind === 'code' && r.pointsCost <= member.pointsBalance) : [];
   return { api, codes, points, redeemable, ...(answer.currency ? { currency: answer.currency } : {}) };
 }

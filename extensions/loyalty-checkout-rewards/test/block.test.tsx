@@ -69,6 +69,8 @@ interface Core {
   stampAfter: number | null;
   /** The next redeem request reaches the core and commits, but its answer is lost on the way back. */
   loseNextAnswer: boolean;
+  /** Paused by the shop (a customer tag leaves them out): the core refuses their redemptions. */
+  status: 'live' | 'paused';
 }
 
 type Call = { url: URL; method: string; headers: Record<string, string>; body: unknown };
@@ -82,6 +84,7 @@ function network(core: Partial<Core> = {}, app: { status: number; code?: string 
     issuedByApp: new Set(),
     stampAfter: null,
     loseNextAnswer: false,
+    status: 'live',
     ...core,
   };
   const reads = new Map<string, number>();
@@ -141,7 +144,9 @@ function network(core: Partial<Core> = {}, app: { status: number; code?: string 
     };
     const where = (field: string) => filters.conditions.find((c) => c.fieldSlug === field)?.fieldValue;
     if (path === 'account_user/me')
-      return Response.json({ data: { id: 'me', pointsBalance: state.balance, pointsEarnedInTierWindow: 0, tierId: null } });
+      return Response.json({
+        data: { id: 'me', pointsBalance: state.balance, pointsEarnedInTierWindow: 0, tierId: null, status: state.status },
+      });
     if (path === 'reward_log/record') {
       const ids = where('id') as string[] | undefined;
       if (!ids) return Response.json({ data: state.logs.filter((l) => l.rewardLogStatus === 'issued') });
@@ -458,6 +463,22 @@ describe('the checkout rewards block', () => {
       expect(document.body.innerHTML, JSON.stringify(app)).toBe('');
       render(null, document.body);
     }
+  });
+
+  it('offers a member the shop paused (left out by a customer tag) their codes but nothing to redeem, and nothing at all without codes', async () => {
+    network({ status: 'paused', balance: 600, logs: [log('l1', 'WELCOME10')], rewards: [reward('cheap', 500)] });
+    await show(checkout().api);
+    expect(text($('[data-code="l1"]'))).toBe('Title l1 WELCOME10 Apply');
+    expect($('[data-redeem]')).toBeNull();
+    render(null, document.body);
+    // Live, the same member's 600 Stars buy the reward: what pausing takes away.
+    network({ balance: 600, rewards: [reward('cheap', 500)] });
+    await show(checkout().api);
+    expect($('[data-redeem="cheap"]')).not.toBeNull();
+    render(null, document.body);
+    network({ status: 'paused', balance: 600, rewards: [reward('cheap', 500)] });
+    await show(checkout().api);
+    expect(document.body.innerHTML).toBe('');
   });
 
   it('speaks the checkout’s language', async () => {

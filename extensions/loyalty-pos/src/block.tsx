@@ -12,6 +12,7 @@ import {
   storeCredit,
   streakView,
   type Strings,
+  takesPart,
   tierTitle,
   tierView,
   toNextTier,
@@ -165,6 +166,7 @@ function Balance({ points, balance, ctx }: { points: NonNullable<CustomerData['p
           {toNextTier(tier, name, t, lang)}
         </s-text>
       )}
+      {points.member && !takesPart(points.member) && <s-text data-paused>{w.paused}</s-text>}
     </s-stack>
   );
 }
@@ -274,6 +276,7 @@ function Redeeming({
     });
 
   const codes = logs.filter((log) => offersCode(log));
+  const paused = !!data.points?.member && !takesPart(data.points.member);
   return (
     <>
       {notice && <s-banner tone={notice.tone} heading={notice.text} data-notice={notice.tone} />}
@@ -290,7 +293,11 @@ function Redeeming({
                     <s-stack key={reward.id} direction="inline" gap="small-200" alignItems="center" data-reward={reward.id}>
                       <s-text type="strong">{rewardTitle(reward, t, lang, { points: name, currency: data.currency })}</s-text>
                       <s-text>{amount(reward.pointsCost)}</s-text>
-                      <s-button disabled={busy !== undefined || short > 0} loading={busy === reward.id} onClick={() => redeem(reward)}>
+                      <s-button
+                        disabled={busy !== undefined || short > 0 || paused}
+                        loading={busy === reward.id}
+                        onClick={() => redeem(reward)}
+                      >
                         {t.redeem}
                       </s-button>
                       {short > 0 && <s-text color="subdued">{fill(t.toGo, { n: amount(short) })}</s-text>}

@@ -15,6 +15,8 @@ export interface Words {
   codes: string;
   noCodes: string;
   notMember: string;
+  /** The customer's member is paused by the shop (a customer tag leaves them out, say). */
+  paused: string;
   pointsOff: string;
   /** `{name}`: what points are called; `{n}`: the points the customer still lacks, with their name. */
   notEnough: string;
@@ -41,6 +43,7 @@ const WORDS: Record<string, Words> = {
     codes: 'Codes',
     noCodes: 'No codes yet.',
     notMember: 'Not a member yet: with this customer on the sale, it counts toward their rewards.',
+    paused: 'This customer’s membership is paused: their sales earn nothing and they can’t redeem.',
     pointsOff: 'Points are off in this shop, so there is nothing to redeem.',
     notEnough: 'Not enough {name}: {n} more needed.',
     notRedeemable: 'This reward can’t be redeemed right now.',
@@ -61,6 +64,7 @@ const WORDS: Record<string, Words> = {
     codes: 'Codes promo',
     noCodes: 'Aucun code pour l’instant.',
     notMember: 'Pas encore membre : avec ce client sur la vente, elle compte pour ses récompenses.',
+    paused: 'L’adhésion de ce client est en pause : ses achats ne rapportent rien et il ne peut pas échanger.',
     pointsOff: 'Les points sont désactivés dans cette boutique : rien à échanger.',
     notEnough: 'Pas assez de {name} : il en manque {n}.',
     notRedeemable: 'Cette récompense ne peut pas être échangée pour le moment.',
@@ -81,6 +85,7 @@ const WORDS: Record<string, Words> = {
     codes: 'Códigos',
     noCodes: 'Aún no hay códigos.',
     notMember: 'Aún no es miembro: con este cliente en la venta, cuenta para sus recompensas.',
+    paused: 'La membresía de este cliente está en pausa: sus compras no suman nada y no puede canjear.',
     pointsOff: 'Los puntos están desactivados en esta tienda, así que no hay nada que canjear.',
     notEnough: 'No hay suficientes {name}: faltan {n}.',
     notRedeemable: 'Esta recompensa no se puede canjear ahora.',
@@ -101,6 +106,7 @@ const WORDS: Record<string, Words> = {
     codes: 'Rabattcodes',
     noCodes: 'Noch keine Rabattcodes.',
     notMember: 'Noch kein Mitglied: Mit diesem Kunden im Verkauf zählt er für seine Prämien.',
+    paused: 'Die Mitgliedschaft dieses Kunden ist pausiert: Seine Einkäufe bringen nichts, und er kann nichts einlösen.',
     pointsOff: 'Punkte sind in diesem Shop ausgeschaltet, es gibt nichts einzulösen.',
     notEnough: 'Nicht genug {name}: Es fehlen {n}.',
     notRedeemable: 'Diese Prämie kann gerade nicht eingelöst werden.',
@@ -121,6 +127,7 @@ const WORDS: Record<string, Words> = {
     codes: 'Codici',
     noCodes: 'Ancora nessun codice.',
     notMember: 'Non è ancora membro: con questo cliente sulla vendita, conta per i suoi premi.',
+    paused: 'L’iscrizione di questo cliente è in pausa: i suoi acquisti non fanno guadagnare nulla e non può riscattare.',
     pointsOff: 'I punti sono disattivati in questo negozio, quindi non c’è nulla da riscattare.',
     notEnough: '{name} insufficienti: ne mancano {n}.',
     notRedeemable: 'Questo premio non può essere riscattato ora.',
@@ -141,6 +148,7 @@ const WORDS: Record<string, Words> = {
     codes: 'Códigos',
     noCodes: 'Ainda não há códigos.',
     notMember: 'Ainda não é membro: com este cliente na venda, ela conta para as recompensas dele.',
+    paused: 'A adesão deste cliente está pausada: as compras dele não rendem nada e ele não pode resgatar.',
     pointsOff: 'Os pontos estão desativados nesta loja, então não há nada para resgatar.',
     notEnough: '{name} insuficientes: faltam {n}.',
     notRedeemable: 'Esta recompensa não pode ser resgatada agora.',
@@ -161,6 +169,7 @@ const WORDS: Record<string, Words> = {
     codes: 'コード',
     noCodes: 'まだコードはありません。',
     notMember: 'まだメンバーではありません。このお客様を販売に設定すると、リワードの対象になります。',
+    paused: 'このお客様の会員資格は一時停止中です。購入で何も獲得できず、交換もできません。',
     pointsOff: 'このストアではポイントがオフのため、交換できるものはありません。',
     notEnough: '{name}が足りません。あと {n} 必要です。',
     notRedeemable: 'このリワードは現在交換できません。',
@@ -181,6 +190,7 @@ const WORDS: Record<string, Words> = {
     codes: '코드',
     noCodes: '아직 코드가 없습니다.',
     notMember: '아직 회원이 아닙니다. 이 고객을 판매에 지정하면 리워드에 반영됩니다.',
+    paused: '이 고객의 멤버십은 일시 중지되었습니다. 구매로 적립되지 않으며 교환할 수 없습니다.',
     pointsOff: '이 스토어에서는 포인트가 꺼져 있어 교환할 수 있는 것이 없습니다.',
     notEnough: '{name} 잔액이 부족합니다. {n} 더 필요합니다.',
     notRedeemable: '이 리워드는 지금 교환할 수 없습니다.',
@@ -201,6 +211,7 @@ const WORDS: Record<string, Words> = {
     codes: '优惠码',
     noCodes: '暂无优惠码。',
     notMember: '尚未成为会员：将此顾客加入本次销售后，这笔消费会计入其奖励。',
+    paused: '此顾客的会员资格已暂停：其消费不会获得任何奖励，也无法兑换。',
     pointsOff: '本店未开启积分，没有可兑换的奖励。',
     notEnough: '{name}不足：还差 {n}。',
     notRedeemable: '此奖励目前无法兑换。',

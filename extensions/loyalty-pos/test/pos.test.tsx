@@ -105,6 +105,8 @@ interface Member {
   loseNextAnswer: boolean;
   /** The app answers 503, as when it cannot reach the core. */
   appDown: boolean;
+  /** Paused by the shop (a customer tag leaves them out): the core refuses their redemptions. */
+  status: 'live' | 'paused';
 }
 
 /**
@@ -129,6 +131,7 @@ function network(member: Partial<Member> = {}) {
     credits: [],
     loseNextAnswer: false,
     appDown: false,
+    status: 'live',
     ...member,
   };
   const calls: Call[] = [];
@@ -157,7 +160,7 @@ function network(member: Partial<Member> = {}) {
       const rewardId = redeem[1]!;
       const uniqueIdentifier = (body as { uniqueIdentifier: string }).uniqueIdentifier;
       if (redemptions.has(uniqueIdentifier)) return refuse('duplicate_unique_identifier');
-      if (rewardId === 'gone') return refuse('not_redeemable');
+      if (rewardId === 'gone' || state.status === 'paused') return refuse('not_redeemable');
       if (state.balance < costs[rewardId]!) return refuse('insufficient_points');
       state.balance -= costs[rewardId]!;
       const made = log(`r${redemptions.size + 1}`, {
@@ -205,7 +208,9 @@ function network(member: Partial<Member> = {}) {
       return Response.json({ data: found ? [found] : [] });
     }
     if (path === 'account_user/me')
-      return Response.json({ data: { id: 'me', pointsBalance: state.balance, pointsEarnedInTierWindow: state.earned, tierId: 'gold' } });
+      return Response.json({
+        data: { id: 'me', pointsBalance: state.balance, pointsEarnedInTierWindow: state.earned, tierId: 'gold', status: state.status },
+      });
     const lists: Record<string, unknown> = {
       'streak/record': [def('s1', { eudTitle: 'Order days' })],
       'streak_progress/record': state.earned ? [streakProgress] : [],
@@ -330,6 +335,24 @@ describe('the block on the customer’s details', () => {
     state.appDown = false;
     await tap('[data-failed]');
     await vi.waitFor(() => expect(text(one('[data-balance]'))).toBe('Balance: 240 Stars'));
+  });
+
+  it('says a customer the shop paused (left out by a customer tag) earns nothing and cannot redeem, and offers no Redeem to tap', async () => {
+    network({ status: 'paused' });
+    await showBlock('en');
+    expect(text(one('[data-paused]'))).toBe('This customer’s membership is paused: their sales earn nothing and they can’t redeem.');
+    render(null, document.body);
+    await showModal('en');
+    expect(text(one('[data-paused]'))).toBe('This customer’s membership is paused: their sales earn nothing and they can’t redeem.');
+    // Five costs 100 of the customer's 240: live, its Redeem would be enabled.
+    expect(one('[data-reward="five"] s-button')!.getAttribute('disabled')).not.toBeNull();
+    // The codes they have are theirs still.
+    expect(one('[data-code="old"] s-button')!.getAttribute('disabled')).toBeNull();
+    render(null, document.body);
+    await showBlock('de');
+    expect(text(one('[data-paused]'))).toBe(
+      'Die Mitgliedschaft dieses Kunden ist pausiert: Seine Einkäufe bringen nichts, und er kann nichts einlösen.',
+    );
   });
 
   it('speaks the POS device’s language', async () => {

@@ -450,15 +450,52 @@ describe('the points section', () => {
     ]);
   });
 
-  it('offers a member the shop paused (left out by a customer tag) no Redeem button to press', async () => {
-    const paused = (data: PageData): PageData => ({
-      ...data,
-      points: data.points && { ...data.points, member: data.points.member && { ...data.points.member, status: 'paused' } },
+  it('tells a member the shop paused (left out by a customer tag) why, with no Redeem, Follow, birthday or referral link to use', async () => {
+    const everything = (status: Member['status']): PageData => {
+      const data = withPoints(member.api);
+      return {
+        ...data,
+        storefrontUrl: 'https://shop.example',
+        points: data.points && {
+          ...data.points,
+          setting: {
+            ...data.points.setting,
+            pointsOnBirthday: 100,
+            pointsOnReferral: 500,
+            pointsOnFollow: 25,
+            instagramUrl: 'https://instagram.com/shop',
+          },
+          member: data.points.member && { ...data.points.member, status },
+        },
+      };
+    };
+    const shown = (page: Element) => ({
+      said: text(page.querySelector('[data-balance] [data-paused]')),
+      follow: page.querySelector('[data-earn] [data-follow="instagram"] s-button') !== null,
+      birthday: page.querySelector('[data-birthday-form]') !== null,
+      referral: page.querySelector('[data-referral]') !== null,
     });
-    const page = await show(() => Promise.resolve(paused(withPoints(member.api))));
+    // Live, the member has them all: what pausing takes away.
+    expect(shown(await show(() => Promise.resolve(everything('live'))))).toEqual({
+      said: undefined,
+      follow: true,
+      birthday: true,
+      referral: true,
+    });
+    const page = await show(() => Promise.resolve(everything('paused')));
+    expect(shown(page)).toEqual({
+      said: 'Your membership is paused: you can’t earn or redeem for now.',
+      follow: false,
+      birthday: false,
+      referral: false,
+    });
     const section = page.querySelector('[data-points]')!;
     expect(disabled(section, 'five')).toBe(true);
     expect(disabled(section, 'big')).toBe(true);
+    const german = await show(() => Promise.resolve(everything('paused')), 'de');
+    expect(text(german.querySelector('[data-paused]'))).toBe(
+      'Deine Mitgliedschaft ist pausiert: Du kannst vorerst nichts sammeln oder einlösen.',
+    );
   });
 
   it('says a bonus points event while it runs, beside the ways to earn it multiplies', async () => {

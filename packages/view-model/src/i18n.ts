@@ -127,6 +127,8 @@ export interface Strings {
   /** The member's tier where it has no title. */
   yourTier: string;
   signInToRedeem: string;
+  /** Beside the balance of a member the shop has paused (a Shopify customer tag leaves them out, say): why nothing can be redeemed. */
+  paused: string;
   /** A reward that gave points: they went to the balance (its amount may be the tier's multiple). */
   credited: string;
   /** `{date}`: when a code or credit stopped working. */
@@ -233,6 +235,7 @@ export const en: Strings = {
   toNextTierPlain: '{n} to the next tier',
   yourTier: 'Your tier',
   signInToRedeem: 'Sign in to redeem.',
+  paused: 'Your membership is paused: you can’t earn or redeem for now.',
   credited: 'Added to your balance.',
   expired: 'Expired on {date}.',
   history: 'History',

@@ -419,7 +419,7 @@ describe('served assets', () => {
     expect(app!.bytes).toBeLessThanOrEqual(21.5 * 1024);
     for (const words of others) {
       expect(words.text).toContain(' as default}');
-      expect(words.bytes).toBeLessThanOrEqual(1700);
+      expect(words.bytes).toBeLessThanOrEqual(1800);
     }
     expect(others.map((w) => /^app-([\w-]+)-[\w-]{8}\.js$/.exec(w.file)?.[1]).sort()).toEqual([
       'de',

@@ -447,16 +447,34 @@ describe('the points tab for a member', SLOW, () => {
     expect(errors).toEqual([]);
   });
 
-  it('offers a member the shop paused (left out by a Shopify customer tag) no Redeem button to press', async () => {
+  it('tells a member the shop paused (left out by a Shopify customer tag) why, with no Redeem, Follow or referral link to use', async () => {
     const status = async (value: string) =>
       expect((await demo.api.patch(`/schema/account_user/record/${shopper}`, { status: value })).status).toBe(200);
+    const { page, errors } = await demo.newPage();
+    const said = tabPanel(page).locator('[data-balance] [data-paused]');
+    const follows = tabPanel(page)
+      .locator('[data-earn]')
+      .getByRole('button', { name: /^Follow/ });
+    const referral = tabPanel(page).locator('[data-referral]');
+    // Live, the member has them all: what pausing takes away.
+    await openPoints(page, '?mode=member', 'Stars');
+    expect(await said.count()).toBe(0);
+    expect(await follows.count()).toBeGreaterThan(0);
+    expect(await referral.count()).toBe(1);
     await status('paused');
     try {
-      const { page, errors } = await demo.newPage();
       await openPoints(page, '?mode=member', 'Stars');
+      expect(await said.textContent()).toBe('Your membership is paused: you can’t earn or redeem for now.');
       const buttons = tabPanel(page).locator('[data-redeem]').getByRole('button', { name: 'Redeem' });
       expect(await buttons.count()).toBeGreaterThan(0);
       for (const button of await buttons.all()) expect(await button.isDisabled()).toBe(true);
+      expect(await follows.count()).toBe(0);
+      expect(await referral.count()).toBe(0);
+      expect(await violations(page)).toEqual([]);
+      await screenshot(page, 'points-member-paused');
+      await openPoints(page, '?mode=member&lang=de', 'Sterne');
+      expect(await said.textContent()).toBe('Deine Mitgliedschaft ist pausiert: Du kannst vorerst nichts sammeln oder einlösen.');
+      await screenshot(page, 'points-member-paused-de');
       expect(errors).toEqual([]);
     } finally {
       await status('live');

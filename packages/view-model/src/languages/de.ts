@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: 'Noch {n} bis zur nächsten Stufe',
   yourTier: 'Deine Stufe',
   signInToRedeem: 'Melde dich zum Einlösen an.',
+  paused: 'Deine Mitgliedschaft ist pausiert: Du kannst vorerst nichts sammeln oder einlösen.',
   credited: 'Deinem Guthaben gutgeschrieben.',
   expired: 'Abgelaufen am {date}.',
   history: 'Verlauf',

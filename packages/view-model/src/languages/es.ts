@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: 'Faltan {n} para el siguiente nivel',
   yourTier: 'Tu nivel',
   signInToRedeem: 'Inicia sesión para canjear.',
+  paused: 'Tu membresía está en pausa: por ahora no puedes ganar ni canjear.',
   credited: 'Añadido a tu saldo.',
   expired: 'Caducó el {date}.',
   history: 'Historial',

@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: 'Encore {n} pour le niveau suivant',
   yourTier: 'Votre niveau',
   signInToRedeem: 'Connectez-vous pour échanger.',
+  paused: 'Votre adhésion est en pause : vous ne pouvez ni gagner ni échanger pour le moment.',
   credited: 'Ajouté à votre solde.',
   expired: 'Expiré le {date}.',
   history: 'Historique',

@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: 'Mancano {n} per il livello successivo',
   yourTier: 'Il tuo livello',
   signInToRedeem: 'Accedi per riscattare.',
+  paused: 'La tua iscrizione è in pausa: per ora non puoi guadagnare né riscattare.',
   credited: 'Aggiunto al tuo saldo.',
   expired: 'Scaduto il {date}.',
   history: 'Cronologia',

@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: '次のランクまであと{n}',
   yourTier: '現在のランク',
   signInToRedeem: 'ログインすると交換できます。',
+  paused: '会員資格が一時停止中のため、現在は獲得も交換もできません。',
   credited: '残高に加算されました。',
   expired: '{date}に有効期限が切れました。',
   history: '履歴',

@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: '다음 등급까지 {n} 남음',
   yourTier: '현재 등급',
   signInToRedeem: '로그인하면 교환할 수 있습니다.',
+  paused: '멤버십이 일시 중지되어 지금은 적립하거나 교환할 수 없습니다.',
   credited: '잔액에 적립되었습니다.',
   expired: '{date}에 만료되었습니다.',
   history: '내역',

@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: 'Faltam {n} para o próximo nível',
   yourTier: 'Seu nível',
   signInToRedeem: 'Faça login para resgatar.',
+  paused: 'Sua adesão está pausada: por enquanto, você não pode ganhar nem resgatar.',
   credited: 'Adicionado ao seu saldo.',
   expired: 'Expirou em {date}.',
   history: 'Histórico',

@@ -74,6 +74,7 @@ const words: Strings = {
   toNextTierPlain: '距离下一等级还差 {n}',
   yourTier: '您的等级',
   signInToRedeem: '登录后即可兑换。',
+  paused: '您的会员资格已暂停，目前无法获得或兑换。',
   credited: '已计入您的余额。',
   expired: '已于{date}过期。',
   history: '记录',

@@ -50,6 +50,8 @@ export function PointsTab({
 }: ViewProps & { points: Points; defs: Definition[]; logs: RewardLog[] }) {
   const { api, t, lang, currency, referralUrl, pointsName: name } = props;
   const [member, setMember] = useState<Member | null>(points.member);
+  // A member the shop has paused redeems, follows and gives a birthday for nothing: the core refuses them.
+  const participant = member && takesPart(member) ? member : null;
   const [history, setHistory] = useState(points.history ?? []);
   // A redemption's reward log names the entry that bought it.
   const [logs, setLogs] = useState(loadedLogs);
@@ -107,6 +109,11 @@ export function PointsTab({
       {member && (
         <div class="lw-card" data-balance>
           <p class="lw-big">{amount(member.pointsBalance)}</p>
+          {!participant && (
+            <p class="lw-muted" data-paused>
+              {t.paused}
+            </p>
+          )}
           {tier?.current && <h3 data-tier>{tierTitle(tier.current, t)}</h3>}
           {tier?.current?.eudDescription && <p class="lw-muted">{tier.current.eudDescription}</p>}
           {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} lang={lang} />}
@@ -143,7 +150,7 @@ export function PointsTab({
                       <button
                         type="button"
                         class="lw-button lw-redeem"
-                        disabled={short > 0 || !takesPart(member)}
+                        disabled={short > 0 || !participant}
                         aria-disabled={busy !== undefined}
                         onClick={(e) => redeem(reward, e)}
                       >
@@ -189,7 +196,7 @@ export function PointsTab({
               <li key={key} tabIndex={offer && -1}>
                 <span>{label}</span>
                 <b class="lw-earns">{earns}</b>
-                {member &&
+                {participant &&
                   offer &&
                   (offer.followed ? (
                     <span class="lw-muted">✓ {t.followed}</span>
@@ -215,12 +222,12 @@ export function PointsTab({
           )}
         </>
       )}
-      {member && !member.birthday && onBirthday > 0 && (
+      {participant && !participant.birthday && onBirthday > 0 && (
         <BirthdayForm api={api} t={t} lang={lang} gets={amount(onBirthday)} setMember={setMember} />
       )}
-      {member && offer && (
+      {participant && offer && (
         // The widget runs on the storefront: its own origin is where the link leads.
-        <ReferralCard t={t} template={props.template} offer={offer} link={referralLink(window.location.origin, member.referralCode)} />
+        <ReferralCard t={t} template={props.template} offer={offer} link={referralLink(window.location.origin, participant.referralCode)} />
       )}
       {history.length > 0 && (
         <>
