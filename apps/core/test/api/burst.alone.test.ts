@@ -10,7 +10,9 @@ import { startProcess } from '../support/processes.js';
  * tenant's burst may take the connections another tenant's reads need.
  */
 const BURST = 100;
-const OTHER_TENANT_P99_MS = 200;
+// Without the per-tenant limit the other tenant's p99 read 670 ms; 200 ms left no margin on a loaded
+// host (a fresh run beside browser tests read 200.8 ms, its reads all answered).
+const OTHER_TENANT_P99_MS = 400;
 
 let app: TestApp;
 let a: TestAccount;
