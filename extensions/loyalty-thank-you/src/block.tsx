@@ -14,6 +14,7 @@ import {
   rewardView,
   streakView,
   type Strings,
+  takesPart,
   tierTitle,
   tierView,
   toNextTier,
@@ -124,7 +125,7 @@ function Earned({ data, storefrontUrl, ctx }: { data: OrderData; storefrontUrl: 
             ))}
           </s-stack>
         )}
-        {offer && member?.referralCode && storefrontUrl && (
+        {offer && member?.referralCode && takesPart(member) && storefrontUrl && (
           <ReferralCard offer={offer} link={referralLink(storefrontUrl, member.referralCode)} ctx={ctx} />
         )}
       </s-stack>
@@ -179,6 +180,11 @@ function PointsPart({ order, points, ctx }: { order: OrderFacts; points: Points;
         </s-text>
       )}
       {member && <s-text data-balance>{fill(w.balance, { n: amount(member.pointsBalance) })}</s-text>}
+      {member && !takesPart(member) && (
+        <s-text color="subdued" data-paused>
+          {t.paused}
+        </s-text>
+      )}
       {tier?.current && <s-badge data-tier>{tierTitle(tier.current, t)}</s-badge>}
       {tier?.next && <Bar value={tier.earned} max={tier.next.pointsThreshold} label={toNextTier(tier, name, t, lang)} ctx={ctx} />}
     </s-stack>

@@ -245,6 +245,20 @@ describe('the order block, for a member', () => {
     expect(document.body.querySelector('[data-referral]')).toBeNull();
   });
 
+  it('tells a member the shop paused (left out by a customer tag) why, and gives no referral link that would earn them nothing', async () => {
+    network([ORDER], { setting: { pointsOnReferral: 500 }, me: { referralCode: 'K7M3QX9P', status: 'paused' } });
+    await show('en');
+    expect(text(document.body.querySelector('[data-paused]'))).toBe('Your membership is paused: you can’t earn or redeem for now.');
+    expect(text(document.body.querySelector('[data-balance]'))).toBe('Your balance: 240 Stars');
+    expect(document.body.querySelector('[data-referral]')).toBeNull();
+    // Live, the same member has the link and no such sentence.
+    render(null, document.body);
+    network([ORDER], { setting: { pointsOnReferral: 500 }, me: { referralCode: 'K7M3QX9P', status: 'live' } });
+    await show('en');
+    expect(document.body.querySelector('[data-paused]')).toBeNull();
+    expect(document.body.querySelector('[data-referral]')).not.toBeNull();
+  });
+
   it('offers a code the order earned for the next order: a link that opens the storefront with it applied to the cart', async () => {
     const code = { ...held, id: 'r4', rewardLogStatus: 'issued' as const, confirmAt: null, couponCode: 'TEN-K7M3' };
     network([{ ...ORDER, rewardLogIds: ['r4'] }], { logs: [code] });
