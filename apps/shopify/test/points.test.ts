@@ -246,9 +246,14 @@ describe('a bonus points event', () => {
     await paid(97, { ...SHOES_AND_HAT(897), processedAt: new Date(now - 7_200_000).toISOString() });
     expect((await pointsOf(896)).entries.map((e) => e.points)).toEqual([160]);
     expect((await pointsOf(897)).entries.map((e) => e.points)).toEqual([80]);
-    // The member page says which order's points an event multiplied.
+    // The entry notes the multiplier beside the order's name, so the member's history says it too.
+    expect((await pointsOf(896)).entries.map((e) => e.note)).toEqual(['#96 ×2']);
+    expect((await pointsOf(897)).entries.map((e) => e.note)).toEqual(['#97']);
+    // The member page says which order's points an event multiplied, in its orders and its points.
     const memberPage = async (customer: number) => (await adminLoad(prod.url, `/app/members/${(await memberOf(customer))!.id}`)).text();
     expect(await memberPage(896)).toContain('2× in a bonus points event');
+    expect(await memberPage(896)).toContain('Order #96, 2× in a bonus points event');
+    expect(await memberPage(896)).not.toContain('#96 ×2');
     expect(await memberPage(897)).not.toContain('bonus points event');
     // The hat refunded: its 30 of the 75 spent, times two.
     await refund(960, 96, [{ position: 2, quantity: 1 }]);

@@ -139,6 +139,8 @@ export interface Strings {
   historyEarned: string;
   /** `{name}`: the order's name ("#1001"). */
   historyOrder: string;
+  /** An order placed in a bonus points event: `{name}` as in `historyOrder`, `{n}` the event's multiplier. */
+  historyOrderBonus: string;
   /** Points the member earned when a friend they referred placed their first order. */
   historyReferral: string;
   /** Points a referred friend earned on their first order. */
@@ -241,6 +243,7 @@ export const en: Strings = {
   history: 'History',
   historyEarned: 'Earned',
   historyOrder: 'Order {name}',
+  historyOrderBonus: 'Order {name} · {n}× points',
   historyReferral: 'A friend you referred',
   historyReferred: 'Referred by a friend',
   historyRedeemed: 'Redeemed: {title}',

@@ -362,9 +362,9 @@ export interface HistoryRow {
   gained: boolean;
 }
 
-/** What an entry's links say it came from: an order by its name, signing up, a referral either way, or a reward log. */
+/** What an entry's links say it came from: an order by its name (with the bonus event's multiplier it earned with), signing up, a referral either way, or a reward log. */
 export type PointSource =
-  | { kind: 'order'; name: string }
+  | { kind: 'order'; name: string; bonus?: number }
   | { kind: 'signUp' }
   | { kind: 'newsletter' }
   | { kind: 'birthday' }
@@ -381,8 +381,15 @@ export interface EntryLinks {
 }
 
 /**
+ * The note the Shopify app writes on an order's entry: the order's name, and the multiplier of the
+ * bonus points event the order was placed in (` ×2`), which the member's history says beside it.
+ */
+export const orderNote = (name: string, bonus = 1): string => (bonus > 1 ? `${name} ×${bonus}` : name);
+const ORDER_NOTE = /^(.*\S) ×(\d+(?:\.\d+)?)$/;
+
+/**
  * Where an entry came from, by the links the Shopify app and the core write (CONTRACT §19): the app
- * links an order's entry `shopify_order` and notes the order's name, a sign-up's `shopify_customer`,
+ * links an order's entry `shopify_order` and notes the order's name (`orderNote`), a sign-up's `shopify_customer`,
  * a newsletter subscription's `shopify_newsletter`, a referrer's points for a referred friend's first
  * order `shopify_referral` (without a note, so without the friend's order) and the friend's own on
  * it `shopify_referred_order`; the core links a reward's `reward_log`, a birthday's `birthday`
@@ -393,7 +400,10 @@ export interface EntryLinks {
 export function pointSource(e: EntryLinks, byId: ReadonlyMap<string, EntryLinks>): PointSource | null {
   const from = e.linkedSchemaSlug === 'point_entry' && e.linkedSchemaRecordId ? byId.get(e.linkedSchemaRecordId) : e;
   if (!from) return null;
-  if (from.linkedSchemaSlug === 'shopify_order' && from.note) return { kind: 'order', name: from.note };
+  if (from.linkedSchemaSlug === 'shopify_order' && from.note) {
+    const bonus = ORDER_NOTE.exec(from.note);
+    return bonus ? { kind: 'order', name: bonus[1]!, bonus: Number(bonus[2]) } : { kind: 'order', name: from.note };
+  }
   if (from.linkedSchemaSlug === 'shopify_customer') return { kind: 'signUp' };
   if (from.linkedSchemaSlug === 'shopify_newsletter') return { kind: 'newsletter' };
   if (from.linkedSchemaSlug === 'birthday') return { kind: 'birthday' };
@@ -421,7 +431,10 @@ export function pointHistory(
   const source = (e: PointEntry): string | null => {
     const from = pointSource(e, byId);
     if (!from) return null;
-    if (from.kind === 'order') return fill(t.historyOrder, { name: from.name });
+    if (from.kind === 'order')
+      return from.bonus
+        ? fill(t.historyOrderBonus, { name: from.name, n: numberFormat(lang, { maximumFractionDigits: 1 }).format(from.bonus) })
+        : fill(t.historyOrder, { name: from.name });
     if (from.kind === 'signUp') return t.onSignUp;
     if (from.kind === 'newsletter') return t.onNewsletter;
     if (from.kind === 'birthday') return t.onBirthday;

@@ -17,6 +17,8 @@ import {
   bonusText,
   loadNudge,
   nudgeText,
+  orderNote,
+  pointSource,
 } from '../src/points.js';
 import { milestoneEarns, rewardGives } from '../src/progress.js';
 
@@ -329,6 +331,41 @@ describe('pointHistory', () => {
       'S’abonner à notre newsletter',
       'Création de compte',
     ]);
+  });
+
+  it('says an order placed in a bonus points event with its multiplier, which the app notes beside the order’s name', () => {
+    const order = (id: string, name: string, bonus: number, links: Partial<PointEntry> = {}): PointEntry => ({
+      id,
+      points: 160,
+      reason: 'earned',
+      uniqueIdentifier: null,
+      linkedSchemaSlug: 'shopify_order',
+      linkedSchemaRecordId: 'gid://shopify/Order/1',
+      note: orderNote(name, bonus),
+      createdAt: '2026-12-04T10:00:00Z',
+      ...links,
+    });
+    expect([orderNote('#1001', 2), orderNote('#1002', 1.5), orderNote('#1003', 1)]).toEqual(['#1001 ×2', '#1002 ×1.5', '#1003']);
+    const entries = [
+      order('t', '#1001', 1, { points: -60, reason: 'reversed', linkedSchemaSlug: 'point_entry', linkedSchemaRecordId: 'a', note: null }),
+      order('a', '#1001', 2),
+      order('b', '#1002', 1.5),
+      // An order whose name ends in what is not a multiplier is only its name.
+      order('c', '#1003 x2', 1),
+    ];
+    expect(pointHistory(entries, [], t, STARS, 'en').map((row) => row.what)).toEqual([
+      'Taken back: Order #1001 · 2× points',
+      'Order #1001 · 2× points',
+      'Order #1002 · 1.5× points',
+      'Order #1003 x2',
+    ]);
+    expect(pointHistory(entries, [], stringsFor('de'), STERNE, 'de').map((row) => row.what)).toEqual([
+      'Zurückgenommen: Bestellung #1001 · 2-fache Punkte',
+      'Bestellung #1001 · 2-fache Punkte',
+      'Bestellung #1002 · 1,5-fache Punkte',
+      'Bestellung #1003 x2',
+    ]);
+    expect(pointSource(entries[1]!, new Map())).toEqual({ kind: 'order', name: '#1001', bonus: 2 });
   });
 });
 

@@ -12,7 +12,7 @@ import {
 import { objectOf } from '../json';
 import type { OrderEffect } from '../earning/ledger.server';
 import { readTakenBack, runStatus, type TakenBack } from '../earning/taken-back';
-import { type EntryLinks, pointSource, type PointSource as StorefrontPointSource, pointsExpireAt } from '@loyalty/view-model';
+import { type EntryLinks, orderNote, pointSource, type PointSource as StorefrontPointSource, pointsExpireAt } from '@loyalty/view-model';
 import type { IssuedAtShopify, Outbox } from '../loop/outbox.server';
 import { issuedRewardLog, rewardIssuedFields, triggerPayload } from '../loop/triggers.server';
 import { type AdminGraphql, fetchCustomers, flowTriggerReceive } from '../shopify/admin-api.server';
@@ -221,7 +221,9 @@ const withoutOrder = (note: Note | null, from: PointSource | null): Note | null 
  * and the service's own English on an expiry and on taking back a revoked reward's points.
  */
 const saysNothingMore = (e: { reason?: string | null; note?: string | null }, from: PointSource | null): boolean =>
-  e.reason === 'expired' || (e.reason === 'reversed' && from?.kind === 'reward') || (from?.kind === 'order' && from.name === e.note);
+  e.reason === 'expired' ||
+  (e.reason === 'reversed' && from?.kind === 'reward') ||
+  (from?.kind === 'order' && orderNote(from.name, from.bonus) === e.note);
 
 /** What the storefront says an entry came from (the view model's), with a reward (earned, bought or taken back) by its title. */
 export type PointSource = Exclude<StorefrontPointSource, { kind: 'reward' }> | { kind: 'reward'; title: string | null };

@@ -1,3 +1,4 @@
+import { orderNote } from '@loyalty/view-model';
 import type pg from 'pg';
 import { type AccountClient, accountClient, CoreError } from '../core/client.server';
 import { type LogKind, memberOf, reverseLog, type ReverseOutcome, transient, writeLog } from '../core/logs.server';
@@ -330,7 +331,7 @@ export class EarningWorker {
       uniqueIdentifier: `order:${order.id}`,
       linkedSchemaSlug: 'shopify_order',
       linkedSchemaRecordId: `gid://shopify/Order/${order.id}`,
-      note: order.name,
+      note: orderNote(order.name, bonus),
     });
     await client.query(
       `insert into shopify_order_points (shop, order_id, entry_id, unit_points, order_points, points, refused, bonus)

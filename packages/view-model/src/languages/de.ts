@@ -80,6 +80,7 @@ const words: Strings = {
   history: 'Verlauf',
   historyEarned: 'Gesammelt',
   historyOrder: 'Bestellung {name}',
+  historyOrderBonus: 'Bestellung {name} · {n}-fache Punkte',
   historyReferral: 'Freundschaftswerbung',
   historyReferred: 'Über eine Empfehlung',
   historyRedeemed: 'Eingelöst: {title}',

@@ -80,6 +80,7 @@ const words: Strings = {
   history: 'Historial',
   historyEarned: 'Ganados',
   historyOrder: 'Pedido {name}',
+  historyOrderBonus: 'Pedido {name} · puntos ×{n}',
   historyReferral: 'Un amigo que recomendaste',
   historyReferred: 'Recomendación de un amigo',
   historyRedeemed: 'Canjeados: {title}',

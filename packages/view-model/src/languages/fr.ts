@@ -80,6 +80,7 @@ const words: Strings = {
   history: 'Historique',
   historyEarned: 'Gagnés',
   historyOrder: 'Commande {name}',
+  historyOrderBonus: 'Commande {name} · points ×{n}',
   historyReferral: 'Parrainage d’un ami',
   historyReferred: 'Invitation d’un ami',
   historyRedeemed: 'Échangés : {title}',

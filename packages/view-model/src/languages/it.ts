@@ -80,6 +80,7 @@ const words: Strings = {
   history: 'Cronologia',
   historyEarned: 'Guadagnati',
   historyOrder: 'Ordine {name}',
+  historyOrderBonus: 'Ordine {name} · punti ×{n}',
   historyReferral: 'Un amico che hai invitato',
   historyReferred: 'Invito di un amico',
   historyRedeemed: 'Riscattati: {title}',

@@ -80,6 +80,7 @@ const words: Strings = {
   history: '履歴',
   historyEarned: '獲得',
   historyOrder: '注文 {name}',
+  historyOrderBonus: '注文 {name}・ポイント{n}倍',
   historyReferral: '紹介したお友達',
   historyReferred: 'お友達からの紹介',
   historyRedeemed: '交換: {title}',

@@ -80,6 +80,7 @@ const words: Strings = {
   history: '내역',
   historyEarned: '적립',
   historyOrder: '주문 {name}',
+  historyOrderBonus: '주문 {name} · 포인트 {n}배',
   historyReferral: '추천한 친구',
   historyReferred: '친구의 추천',
   historyRedeemed: '교환: {title}',

@@ -80,6 +80,7 @@ const words: Strings = {
   history: 'Histórico',
   historyEarned: 'Ganhos',
   historyOrder: 'Pedido {name}',
+  historyOrderBonus: 'Pedido {name} · pontos ×{n}',
   historyReferral: 'Um amigo que você indicou',
   historyReferred: 'Indicação de um amigo',
   historyRedeemed: 'Resgatados: {title}',

@@ -80,6 +80,7 @@ const words: Strings = {
   history: '记录',
   historyEarned: '获得',
   historyOrder: '订单 {name}',
+  historyOrderBonus: '订单 {name}·积分{n}倍',
   historyReferral: '您推荐的好友',
   historyReferred: '好友推荐',
   historyRedeemed: '已兑换：{title}',

@@ -95,7 +95,9 @@ export function PointsCard({
     !from
       ? ''
       : from.kind === 'order'
-        ? format(m.points.from.order, { name: from.name })
+        ? from.bonus
+          ? format(m.points.from.orderBonus, { name: from.name, n: new Intl.NumberFormat(language).format(from.bonus) })
+          : format(m.points.from.order, { name: from.name })
         : from.kind === 'reward'
           ? (from.title ?? m.points.from.reward)
           : from.kind === 'follow'

@@ -167,6 +167,7 @@ export const members: Messages['members'] = {
     columns: { date: 'Datum', reason: 'Grund', from: 'Herkunft', points: 'Punkte', note: 'Notiz' },
     from: {
       order: 'Bestellung {name}',
+      orderBonus: 'Bestellung {name}, {n}-fach in einer Bonuspunkte-Aktion',
       signUp: 'Registrierung',
       newsletter: 'Newsletter-Anmeldung',
       birthday: 'Geburtstag',

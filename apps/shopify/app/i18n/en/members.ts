@@ -164,6 +164,7 @@ export const members = {
     columns: { date: 'Date', reason: 'Why', from: 'From', points: 'Points', note: 'Note' },
     from: {
       order: 'Order {name}',
+      orderBonus: 'Order {name}, {n}× in a bonus points event',
       signUp: 'Signing up',
       newsletter: 'Subscribing to the newsletter',
       birthday: 'Birthday',
