@@ -79,6 +79,16 @@ async function pointsPage(): Promise<Record<string, unknown>> {
   return (page.value as Record<string, any>)['routes/app.points'].data.draft;
 }
 
+/** What the Points page says under the tags, as it renders, once the sweep after their last change is done. */
+async function leftOutSaid(): Promise<string | null> {
+  await until('the sweep done', async () => {
+    const page = await answerOf(await adminFetch(prod.url, '/app/points.data?_routes=routes%2Fapp.points'));
+    return (page.value as Record<string, any>)['routes/app.points'].data.exclusions.sweeping ? undefined : true;
+  });
+  const html = await (await adminLoad(prod.url, '/app/points')).text();
+  return /<span data-left-out="true">([^<]*)<\/span>/.exec(html)?.[1] ?? null;
+}
+
 let rewardId: string;
 
 beforeAll(async () => {
@@ -129,6 +139,7 @@ describe('customers left out by tag', () => {
     expect(tooMany.data.ok).toBe(false);
     expect(tooMany.data.refusal!.fieldErrors.excludedTags).toBe('At most 20 tags.');
     expect((await pointsPage()).excludedTags).toBe('');
+    expect(await leftOutSaid()).toBeNull();
   });
 
   it('sweeps the customers tagged already when the tags are saved: their members are paused, their orders earn nothing, they redeem nothing', async () => {
@@ -146,6 +157,8 @@ describe('customers left out by tag', () => {
     await Promise.all([statusOf(901, 'paused'), statusOf(904, 'paused'), statusOf(905, 'paused')]);
     expect(await memberOf(902)).toBeUndefined();
     expect((await memberOf(901))!.pointsBalance).toBe(10);
+    // The Points page says how many the tags leave out.
+    expect(await leftOutSaid()).toBe('3 customers are left out now.');
     // The member page says which of the shop's tags leaves them out, as the merchant typed it.
     expect((await memberPage(901)).leftOut).toEqual(['Wholesale']);
 
@@ -206,6 +219,7 @@ describe('customers left out by tag', () => {
       'select s.swept_at >= e.changed_at done from shop_exclusions e join exclusion_sweeps s using (shop)',
     );
     expect(swept.rows[0].done).toBe(true);
+    expect(await leftOutSaid()).toBe('2 customers are left out now.');
     // Swept once: the worker's polls find nothing more to do.
     const searches = () => prod.admin.requests.filter((r) => r.operation === 'LoyaltyTaggedCustomers').length;
     const after = searches();
@@ -227,5 +241,7 @@ describe('customers left out by tag', () => {
     await Promise.all([statusOf(901, 'live'), statusOf(904, 'live')]);
     expect((await paid(5, 904, 'wholesale')).last_error).toBeNull();
     expect((await memberOf(904))!.pointsBalance).toBe(10);
+    // No tags and no one left out: nothing to say.
+    expect(await leftOutSaid()).toBeNull();
   });
 });

@@ -47,6 +47,20 @@ export async function saveExcludedTags(db: pg.Pool, shop: string, tags: string[]
   if (changed) await db.query('select pg_notify($1, $2)', [EXCLUSIONS_CHANNEL, shop]);
 }
 
+/**
+ * What the Points page says under the tags: how many customers the app has paused for them, and
+ * whether a sweep after their last change is still to finish (the count then still moves).
+ */
+export async function exclusionsNow(db: pg.Pool, shop: string): Promise<{ leftOut: number; sweeping: boolean }> {
+  const { rows } = await db.query<{ left_out: number; sweeping: boolean }>(
+    `select (select count(*)::int from customer_exclusions where shop = $1 and paused) left_out,
+            exists (select 1 from shop_exclusions e left join exclusion_sweeps s on s.shop = e.shop
+                     where e.shop = $1 and (s.swept_at is null or s.swept_at < e.changed_at)) sweeping`,
+    [shop],
+  );
+  return { leftOut: rows[0]!.left_out, sweeping: rows[0]!.sweeping };
+}
+
 /** The shop's excluded tags (as typed) the customer has, when the app has paused their member for them; null otherwise. */
 export async function leftOutBy(db: pg.Pool, shop: string, customerId: string): Promise<string[] | null> {
   const { rows } = await db.query<{ tags: string[]; shop_tags: string[] }>(

@@ -21,7 +21,7 @@ import { PointsImport } from '../components/PointsImport';
 import { importsOf } from '../points-import/imports.server';
 import { pool } from '../storage/pool.server';
 import { CLAIMS_PER_DAY, giftChoices, giftFigures } from '../earning/referral-gifts.server';
-import { excludedTags, MAX_EXCLUDED_TAGS, MAX_TAG_LENGTH, saveExcludedTags } from '../earning/exclusions.server';
+import { excludedTags, exclusionsNow, MAX_EXCLUDED_TAGS, MAX_TAG_LENGTH, saveExcludedTags } from '../earning/exclusions.server';
 import { tagKey } from '../shopify/order-payloads.server';
 import { outbox } from '../loop/outbox.server';
 
@@ -145,7 +145,7 @@ async function theSetting(api: Awaited<ReturnType<typeof authenticateShop>>['api
 
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin, session } = await authenticateShop(request);
-  const [setting, currencyCode, shop, imports, gifts, giftsLately, excluded] = await Promise.all([
+  const [setting, currencyCode, shop, imports, gifts, giftsLately, excluded, exclusions] = await Promise.all([
     theSetting(api),
     shopCurrency(admin),
     // An event's days are the shop's.
@@ -154,6 +154,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     giftChoices(api, session.shop, outbox),
     giftFigures(pool(), session.shop, GIFT_DAYS),
     excludedTags(pool(), session.shop),
+    exclusionsNow(pool(), session.shop),
   ]);
   return {
     id: setting.id,
@@ -163,6 +164,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     gifts,
     giftsLately,
     claimsPerDay: CLAIMS_PER_DAY,
+    exclusions,
   };
 };
 
@@ -283,7 +285,7 @@ const KEEPING = [
 ] as const;
 
 export default function PointsSettings() {
-  const { id, draft: initial, currencyCode, imports, gifts, giftsLately, claimsPerDay } = useLoaderData<typeof loader>();
+  const { id, draft: initial, currencyCode, imports, gifts, giftsLately, claimsPerDay, exclusions } = useLoaderData<typeof loader>();
   const { editors, tiers } = useMessages();
   const number = new Intl.NumberFormat(useAdminLanguage());
   const m = editors.points;
@@ -406,7 +408,11 @@ export default function PointsSettings() {
             />
           </TitledCard>
           <TitledCard title={m.sections.excluded}>
-            <TextField label={labels.excludedTags} helpText={m.excluded.help} autoComplete="off" {...form.field('excludedTags')} />
+            <BlockStack gap="200">
+              <TextField label={labels.excludedTags} helpText={m.excluded.help} autoComplete="off" {...form.field('excludedTags')} />
+              {/* As loaded: once the tags are edited or saved, what it said no longer holds until the page is opened again. */}
+              {draft.excludedTags === initial.excludedTags && <LeftOutNow exclusions={exclusions} tags={initial.excludedTags} />}
+            </BlockStack>
           </TitledCard>
           <TitledCard title={tiers.onPointsPage.title}>
             <Text as="p">{tiers.onPointsPage.body}</Text>
@@ -416,5 +422,23 @@ export default function PointsSettings() {
         </BlockStack>
       </Layout.Section>
     </EditorFrame>
+  );
+}
+
+/** Under the tags: how many customers they leave out now, or that the app is still checking the shop's customers for them. */
+function LeftOutNow({ exclusions, tags }: { exclusions: { leftOut: number; sweeping: boolean }; tags: string }) {
+  const m = useMessages().editors.points.excluded;
+  const language = useAdminLanguage();
+  if (!tags && !exclusions.sweeping && !exclusions.leftOut) return null;
+  const { leftOut, sweeping } = exclusions;
+  const text = sweeping
+    ? m.sweeping
+    : leftOut
+      ? format(m.leftOut[leftOut === 1 ? 'one' : 'other'], { count: leftOut.toLocaleString(language) })
+      : m.noneLeftOut;
+  return (
+    <Text as="p" tone="subdued">
+      <span data-left-out>{text}</span>
+    </Text>
   );
 }

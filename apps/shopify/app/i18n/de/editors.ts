@@ -29,6 +29,9 @@ export const editors: Messages['editors'] = {
       help: 'Tags durch Kommas trennen, zum Beispiel „wholesale, staff“. Kunden mit einem dieser Tags sammeln nichts im Programm (keine Punkte, Serien, Challenges, Missionen, Empfehlungen oder Geburtstagspunkte) und können nichts einlösen; ihre Punkte bleiben. Kunden, die einen Tag schon haben, werden wenige Minuten nach dem Speichern ausgeschlossen; wird der Tag beim Kunden oder aus dieser Liste entfernt, sind sie wieder dabei.',
       tooMany: 'Höchstens {max} Tags.',
       tooLong: 'Ein Tag hat höchstens {max} Zeichen.',
+      sweeping: 'Die App prüft die Tags deiner Kunden. Öffne diese Seite in ein paar Minuten erneut, um zu sehen, wer ausgeschlossen ist.',
+      leftOut: { one: '1 Kunde ist jetzt ausgeschlossen.', other: '{count} Kunden sind jetzt ausgeschlossen.' },
+      noneLeftOut: 'Zurzeit hat kein Kunde diese Tags.',
     },
     tierWindow: {
       label: 'Monate, deren Punkte für VIP-Stufen zählen',

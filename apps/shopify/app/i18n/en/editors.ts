@@ -69,6 +69,9 @@ export const editors = {
       help: 'Separate tags with commas, for example “wholesale, staff”. A customer with any of them earns nothing from the program (no points, streaks, challenges, missions, referrals or birthday points) and cannot redeem; the points they have stay. Customers who have a tag already are left out within minutes of saving; removing the tag from a customer, or from this list, brings them back.',
       tooMany: 'At most {max} tags.',
       tooLong: 'A tag has at most {max} characters.',
+      sweeping: 'The app is checking your customers’ tags. Open this page again in a few minutes to see who is left out.',
+      leftOut: { one: '1 customer is left out now.', other: '{count} customers are left out now.' },
+      noneLeftOut: 'No customer has these tags now.',
     },
     tierWindow: {
       label: 'Months of points that count towards VIP tiers',
