@@ -6,7 +6,7 @@ import {
   type Points,
   type Reward,
   type RewardLog,
-  takesPart,
+  participant,
   whereIn,
 } from '@loyalty/view-model';
 
@@ -52,9 +52,8 @@ export async function loadMember(appUrl: string, sessionToken: () => Promise<str
   // A code one of the buyer's orders used is spent; an expired one would be refused; points are no code at all.
   const used = new Set(answer.usedCodes);
   const codes = logs.filter((log) => offersCode(log, now) && !used.has(log.couponCode?.toUpperCase() ?? ''));
-  const member = points?.member;
+  const member = participant(points?.member);
   // The core redeems rewards of kind code only (a points reward is earned, never bought), and nothing for a member the shop has paused.
-  const redeemable =
-    member && takesPart(member) ? points.rewards.filter((r) => r.rewardKind === 'code' && r.pointsCost <= member.pointsBalance) : [];
+  const redeemable = member && points ? points.rewards.filter((r) => r.rewardKind === 'code' && r.pointsCost <= member.pointsBalance) : [];
   return { api, codes, points, redeemable, ...(answer.currency ? { currency: answer.currency } : {}) };
 }

@@ -34,7 +34,7 @@ import {
   rankRows,
   type Reward,
   rewardTitle,
-  takesPart,
+  participant,
   type RedeemOutcome,
   redeemInto,
   referralLink,
@@ -385,7 +385,7 @@ function PointsSection({
   const { t, lang, currency } = ctx;
   const [member, setMember] = useState<Member | null>(points.member);
   // A member the shop has paused redeems, follows and gives a birthday for nothing: the core refuses them.
-  const participant = member && takesPart(member) ? member : null;
+  const partaker = participant(member);
   const [history, setHistory] = useState(points.history ?? []);
   // A redemption's reward log names the entry that bought it.
   const [logs, setLogs] = useState(loadedLogs);
@@ -416,7 +416,7 @@ function PointsSection({
         {member && (
           <s-stack gap="small-200" data-balance>
             <s-text type="strong">{amount(member.pointsBalance)}</s-text>
-            {!participant && (
+            {!partaker && (
               <s-paragraph color="subdued" data-paused>
                 {t.paused}
               </s-paragraph>
@@ -447,7 +447,7 @@ function PointsSection({
                   <s-stack direction="inline" gap="small-200" alignItems="center">
                     <s-text type="strong">{rewardTitle(reward, t, lang, { points: name, currency })}</s-text>
                     <s-text>{amount(reward.pointsCost)}</s-text>
-                    <s-button disabled={busy !== undefined || short > 0 || (!!member && !participant)} onClick={() => redeem(reward)}>
+                    <s-button disabled={busy !== undefined || short > 0 || (!!member && !partaker)} onClick={() => redeem(reward)}>
                       {t.redeem}
                     </s-button>
                     {short > 0 && <s-text color="subdued">{fill(t.toGo, { n: amount(short) })}</s-text>}
@@ -471,7 +471,7 @@ function PointsSection({
               {earn.map((row) => (
                 <s-list-item key={row.key} data-follow={row.follow?.network}>
                   {row.label} · {row.earns}
-                  {participant && row.follow && (
+                  {partaker && row.follow && (
                     <FollowAction
                       offer={row.follow}
                       label={row.label}
@@ -486,11 +486,11 @@ function PointsSection({
             </s-unordered-list>
           </s-stack>
         )}
-        {participant && !participant.birthday && onBirthday > 0 && (
+        {partaker && !partaker.birthday && onBirthday > 0 && (
           <BirthdayForm api={api} ctx={ctx} gets={amount(onBirthday)} setMember={setMember} />
         )}
-        {participant && offer && storefrontUrl && (
-          <ReferralCard offer={offer} link={referralLink(storefrontUrl, participant.referralCode)} ctx={ctx} />
+        {partaker && offer && storefrontUrl && (
+          <ReferralCard offer={offer} link={referralLink(storefrontUrl, partaker.referralCode)} ctx={ctx} />
         )}
         {history.length > 0 && (
           <s-stack gap="small-200" data-history>

@@ -152,12 +152,15 @@ export function bonusNow(setting: BonusEvent, now = Date.now()): { multiplier: n
   return now >= Date.parse(bonusStartsAt) && now < endsAt.getTime() ? { multiplier, endsAt } : null;
 }
 
+/** A multiplier as the shopper's language writes it, to one decimal ("1.5", "1,5"). */
+const multiple = (n: number, lang: string | undefined): string => numberFormat(lang, { maximumFractionDigits: 1 }).format(n);
+
 /** The bonus points event running now in words ("2× points on orders until 13 December, 23:59"); null when none runs. */
 export function bonusText(setting: PointsSetting, t: Strings, lang: string | undefined, now = Date.now()): string | null {
   const bonus = bonusNow(setting, now);
   if (!bonus) return null;
   const date = dateFormat(lang, { day: 'numeric', month: 'long', hour: 'numeric', minute: '2-digit' }).format(bonus.endsAt);
-  return fill(t.bonusUntil, { n: numberFormat(lang, { maximumFractionDigits: 1 }).format(bonus.multiplier), date });
+  return fill(t.bonusUntil, { n: multiple(bonus.multiplier, lang), date });
 }
 
 /** What the reminder beside the launcher is made of: the live setting and, for a member, their record and the rewards by cost. */
@@ -173,6 +176,9 @@ export async function loadNudge(api: Api): Promise<Nudge | null> {
 
 /** Whether the member earns and redeems: a member the shop paused (the Shopify app's customers left out by tag) does neither. */
 export const takesPart = (member: Pick<Member, 'status'>): boolean => (member.status ?? 'live') === 'live';
+
+/** The member when they take part; null for none, or for one the shop paused, to whom nothing is offered that the core would refuse. */
+export const participant = (member: Member | null | undefined): Member | null => (member && takesPart(member) ? member : null);
 
 /** What a reward is called where it is offered for points: its title, else what it gives; null when neither says anything. */
 export const rewardTitle = (reward: Reward, t: Strings, lang: string | undefined, earnings: Earnings): string | null =>
@@ -256,7 +262,7 @@ export function waysToEarn(
 
 /** A tier's multiplier as the shopper's language writes it ("×1.5", "×1,5"); null when it multiplies nothing. */
 export const multiplierText = (tier: Pick<Tier, 'earnMultiplier'> | undefined, lang: string | undefined): string | null =>
-  tier && tier.earnMultiplier > 1 ? `×${numberFormat(lang, { maximumFractionDigits: 1 }).format(tier.earnMultiplier)}` : null;
+  tier && tier.earnMultiplier > 1 ? `×${multiple(tier.earnMultiplier, lang)}` : null;
 
 /** A member's tier as the storefront names it: its title, else "Your tier" (its `name` is not public). */
 export const tierTitle = (tier: Pick<Tier, 'eudTitle'>, t: Pick<Strings, 'yourTier'>): string => tier.eudTitle || t.yourTier;
@@ -433,7 +439,7 @@ export function pointHistory(
     if (!from) return null;
     if (from.kind === 'order')
       return from.bonus
-        ? fill(t.historyOrderBonus, { name: from.name, n: numberFormat(lang, { maximumFractionDigits: 1 }).format(from.bonus) })
+        ? fill(t.historyOrderBonus, { name: from.name, n: multiple(from.bonus, lang) })
         : fill(t.historyOrder, { name: from.name });
     if (from.kind === 'signUp') return t.onSignUp;
     if (from.kind === 'newsletter') return t.onNewsletter;

@@ -5,7 +5,7 @@ import { customerGid, memberOfCustomer, shopifyCustomerId } from '../shopify/cus
 import { tagKey, tagsOf } from '../shopify/order-payloads.server';
 import { inTransaction } from '../storage/transaction.server';
 import { WorkLoop } from '../storage/work-loop.server';
-import { EXCLUSIONS_CHANNEL, settleExclusion } from './exclusions.server';
+import { EXCLUSIONS_CHANNEL, settleExclusion, SWEEP_DUE } from './exclusions.server';
 import type { EarningDeps } from './worker.server';
 
 /**
@@ -38,7 +38,7 @@ export function sweepOne(deps: SweepDeps): Promise<boolean> {
   return inTransaction(deps.pool, async (client) => {
     const { rows } = await client.query<{ shop: string }>(
       `select e.shop from shop_exclusions e left join exclusion_sweeps s on s.shop = e.shop
-       where (s.swept_at is null or s.swept_at < e.changed_at) and coalesce(s.sweep_again_at, '-infinity') <= now()
+       where (${SWEEP_DUE}) and coalesce(s.sweep_again_at, '-infinity') <= now()
        order by e.changed_at limit $1`,
       [CANDIDATES],
     );

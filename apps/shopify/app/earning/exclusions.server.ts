@@ -48,6 +48,12 @@ export async function saveExcludedTags(db: pg.Pool, shop: string, tags: string[]
 }
 
 /**
+ * Whether a shop's customers are still to be swept since its tags last changed, over
+ * `shop_exclusions e left join exclusion_sweeps s`: the sweep's own test and the Points page's.
+ */
+export const SWEEP_DUE = 's.swept_at is null or s.swept_at < e.changed_at';
+
+/**
  * What the Points page says under the tags: how many customers the app has paused for them, and
  * whether a sweep after their last change is still to finish (the count then still moves).
  */
@@ -55,7 +61,7 @@ export async function exclusionsNow(db: pg.Pool, shop: string): Promise<{ leftOu
   const { rows } = await db.query<{ left_out: number; sweeping: boolean }>(
     `select (select count(*)::int from customer_exclusions where shop = $1 and paused) left_out,
             exists (select 1 from shop_exclusions e left join exclusion_sweeps s on s.shop = e.shop
-                     where e.shop = $1 and (s.swept_at is null or s.swept_at < e.changed_at)) sweeping`,
+                     where e.shop = $1 and (${SWEEP_DUE})) sweeping`,
     [shop],
   );
   return { leftOut: rows[0]!.left_out, sweeping: rows[0]!.sweeping };

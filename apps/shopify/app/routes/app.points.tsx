@@ -429,8 +429,8 @@ export default function PointsSettings() {
 function LeftOutNow({ exclusions, tags }: { exclusions: { leftOut: number; sweeping: boolean }; tags: string }) {
   const m = useMessages().editors.points.excluded;
   const language = useAdminLanguage();
-  if (!tags && !exclusions.sweeping && !exclusions.leftOut) return null;
   const { leftOut, sweeping } = exclusions;
+  if (!tags && !sweeping && !leftOut) return null;
   const text = sweeping
     ? m.sweeping
     : leftOut

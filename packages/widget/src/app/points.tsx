@@ -20,7 +20,7 @@ import {
   saveBirthdayInto,
   type Reward as RedeemableReward,
   rewardTitle,
-  takesPart,
+  participant,
   type RedeemOutcome,
   redeemInto,
   referralLink,
@@ -51,7 +51,7 @@ export function PointsTab({
   const { api, t, lang, currency, referralUrl, pointsName: name } = props;
   const [member, setMember] = useState<Member | null>(points.member);
   // A member the shop has paused redeems, follows and gives a birthday for nothing: the core refuses them.
-  const participant = member && takesPart(member) ? member : null;
+  const partaker = participant(member);
   const [history, setHistory] = useState(points.history ?? []);
   // A redemption's reward log names the entry that bought it.
   const [logs, setLogs] = useState(loadedLogs);
@@ -109,7 +109,7 @@ export function PointsTab({
       {member && (
         <div class="lw-card" data-balance>
           <p class="lw-big">{amount(member.pointsBalance)}</p>
-          {!participant && (
+          {!partaker && (
             <p class="lw-muted" data-paused>
               {t.paused}
             </p>
@@ -150,7 +150,7 @@ export function PointsTab({
                       <button
                         type="button"
                         class="lw-button lw-redeem"
-                        disabled={short > 0 || !participant}
+                        disabled={short > 0 || !partaker}
                         aria-disabled={busy !== undefined}
                         onClick={(e) => redeem(reward, e)}
                       >
@@ -196,7 +196,7 @@ export function PointsTab({
               <li key={key} tabIndex={offer && -1}>
                 <span>{label}</span>
                 <b class="lw-earns">{earns}</b>
-                {participant &&
+                {partaker &&
                   offer &&
                   (offer.followed ? (
                     <span class="lw-muted">✓ {t.followed}</span>
@@ -222,12 +222,12 @@ export function PointsTab({
           )}
         </>
       )}
-      {participant && !participant.birthday && onBirthday > 0 && (
+      {partaker && !partaker.birthday && onBirthday > 0 && (
         <BirthdayForm api={api} t={t} lang={lang} gets={amount(onBirthday)} setMember={setMember} />
       )}
-      {participant && offer && (
+      {partaker && offer && (
         // The widget runs on the storefront: its own origin is where the link leads.
-        <ReferralCard t={t} template={props.template} offer={offer} link={referralLink(window.location.origin, participant.referralCode)} />
+        <ReferralCard t={t} template={props.template} offer={offer} link={referralLink(window.location.origin, partaker.referralCode)} />
       )}
       {history.length > 0 && (
         <>
