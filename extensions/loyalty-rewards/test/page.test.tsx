@@ -464,6 +464,7 @@ describe('the points section', () => {
             pointsOnReferral: 500,
             pointsOnFollow: 25,
             instagramUrl: 'https://instagram.com/shop',
+            expiryMonthsOfInactivity: 12,
           },
           member: data.points.member && { ...data.points.member, status },
         },
@@ -489,6 +490,8 @@ describe('the points section', () => {
       birthday: false,
       referral: false,
     });
+    // Their points still expire, and the date is all they are told: earning or redeeming is not theirs to do.
+    expect(text(page.querySelector('[data-balance] [data-expiry]'))).toMatch(/^Your [\d,]+ Stars expire on Jan 15, 2031\.$/);
     const section = page.querySelector('[data-points]')!;
     expect(disabled(section, 'five')).toBe(true);
     expect(disabled(section, 'big')).toBe(true);

@@ -156,6 +156,8 @@ export interface Strings {
   historyAdjusted: string;
   /** `{points}`: the member's balance with its name; `{date}`: when it expires without an entry before (CONTRACT §19). */
   expiresOn: string;
+  /** A paused member's expiry: they cannot earn or redeem to keep their points. */
+  expiresOnPaused: string;
   /** Beside a guest's launcher, once a session: `{points}` what creating an account earns. */
   nudgeJoin: string;
   /** Beside a member's launcher, once a session: `{points}` their balance, `{reward}` the best reward it covers. */
@@ -252,6 +254,7 @@ export const en: Strings = {
   historyExpired: 'Expired',
   historyAdjusted: 'Adjusted by the shop',
   expiresOn: 'Your {points} expire on {date} unless you earn or redeem some before then.',
+  expiresOnPaused: 'Your {points} expire on {date}.',
   nudgeJoin: 'Create an account and get {points}.',
   nudgeRedeem: 'You have {points}: enough for {reward}.',
 };

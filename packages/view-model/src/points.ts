@@ -323,7 +323,9 @@ function plusMonths(at: Date, months: number): Date {
 
 /**
  * "Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then" (the core's
- * daily pass carries it out that day, or later if it warned late); null as `pointsExpireAt` is.
+ * daily pass carries it out that day, or later if it warned late); null as `pointsExpireAt` is. A
+ * paused member's points expire as well, but earning or redeeming is not theirs to do: they read
+ * the date alone.
  */
 export function pointsExpiry(
   setting: PointsSetting,
@@ -335,7 +337,7 @@ export function pointsExpiry(
   const at = pointsExpireAt(setting.expiryMonthsOfInactivity, member);
   if (!at) return null;
   const date = dateFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' }).format(at);
-  return fill(t.expiresOn, { points: pointsText(member.pointsBalance, name, lang), date });
+  return fill(takesPart(member) ? t.expiresOn : t.expiresOnPaused, { points: pointsText(member.pointsBalance, name, lang), date });
 }
 
 /**

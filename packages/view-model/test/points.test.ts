@@ -641,6 +641,12 @@ describe('pointsExpiry', () => {
     expect(sentence('ko', '스타')).toBe(`${day('ko')}까지 적립하거나 교환하지 않으면 보유한 80 스타 전액이 소멸됩니다.`);
   });
 
+  it('tells a paused member the date alone: earning or redeeming is not theirs to do', () => {
+    const paused: Member = { ...holding(250, '2026-03-03T10:00:00.000Z'), status: 'paused' };
+    expect(pointsExpiry(expiring, paused, t, STARS, 'en')).toBe('Your 250 Stars expire on Mar 3, 2027.');
+    expect(pointsExpiry(expiring, paused, stringsFor('de'), STERNE, 'de')).toBe('Deine 250 Sterne verfallen am 03.03.2027.');
+  });
+
   it('says nothing when points never expire, the member holds none, or has no entry yet', () => {
     expect(pointsExpiry(setting, holding(250, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBeNull();
     expect(pointsExpiry(expiring, holding(0, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBeNull();

@@ -461,6 +461,10 @@ describe('the points tab for a member', SLOW, () => {
     try {
       await openPoints(page, '?mode=member', 'Stars');
       expect(await said.textContent()).toBe('Your membership is paused: you can’t earn or redeem for now.');
+      // Their Stars still expire, and the date is all they are told: earning or redeeming is not theirs to do.
+      expect(await tabPanel(page).locator('[data-balance] [data-expiry]').textContent()).toMatch(
+        /^Your [\d,]+ Stars expire on [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/,
+      );
       const buttons = tabPanel(page).locator('[data-redeem]').getByRole('button', { name: 'Redeem' });
       expect(await buttons.count()).toBeGreaterThan(0);
       for (const button of await buttons.all()) expect(await button.isDisabled()).toBe(true);

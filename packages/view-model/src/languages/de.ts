@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: 'Verfallen',
   historyAdjusted: 'Vom Shop angepasst',
   expiresOn: 'Deine {points} verfallen am {date}, wenn du bis dahin keine sammelst oder einlöst.',
+  expiresOnPaused: 'Deine {points} verfallen am {date}.',
   nudgeJoin: 'Erstelle ein Konto und erhalte {points}.',
   nudgeRedeem: 'Du hast {points}: genug für {reward}.',
 };

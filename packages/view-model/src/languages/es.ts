@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: 'Caducados',
   historyAdjusted: 'Ajustados por la tienda',
   expiresOn: 'Tu saldo de {points} caduca el {date} si antes no ganas ni canjeas nada.',
+  expiresOnPaused: 'Tu saldo de {points} caduca el {date}.',
   nudgeJoin: 'Crea una cuenta y recibe {points}.',
   nudgeRedeem: 'Tienes {points}: suficiente para {reward}.',
 };

@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: 'Expirés',
   historyAdjusted: 'Ajustés par la boutique',
   expiresOn: 'Vos {points} expirent le {date}, sauf si vous en gagnez ou en échangez d’ici là.',
+  expiresOnPaused: 'Vos {points} expirent le {date}.',
   nudgeJoin: 'Créez un compte et recevez {points}.',
   nudgeRedeem: 'Vous avez {points} : de quoi obtenir {reward}.',
 };

@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: 'Scaduti',
   historyAdjusted: 'Modificati dal negozio',
   expiresOn: 'Il tuo saldo di {points} scade il {date}, a meno che tu non guadagni o riscatti qualcosa prima.',
+  expiresOnPaused: 'Il tuo saldo di {points} scade il {date}.',
   nudgeJoin: 'Crea un account e ricevi {points}.',
   nudgeRedeem: 'Hai {points}: abbastanza per {reward}.',
 };

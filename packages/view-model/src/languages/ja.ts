@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: '期限切れ',
   historyAdjusted: 'ショップが調整',
   expiresOn: '{date}までに獲得も交換もない場合、{points}は失効します。',
+  expiresOnPaused: '{points}は{date}に失効します。',
   nudgeJoin: 'アカウントを作成すると{points}がもらえます。',
   nudgeRedeem: '{points}あります。「{reward}」と交換できます。',
 };

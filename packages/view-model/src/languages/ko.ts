@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: '만료',
   historyAdjusted: '상점에서 조정',
   expiresOn: '{date}까지 적립하거나 교환하지 않으면 보유한 {points} 전액이 소멸됩니다.',
+  expiresOnPaused: '보유한 {points} 전액이 {date}에 소멸됩니다.',
   nudgeJoin: '계정을 만들면 {points} 적립됩니다.',
   nudgeRedeem: '보유 {points} · 교환 가능: {reward}',
 };

@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: 'Expirados',
   historyAdjusted: 'Ajustados pela loja',
   expiresOn: 'Seu saldo de {points} expira em {date} se, até lá, você não ganhar nem resgatar nada.',
+  expiresOnPaused: 'Seu saldo de {points} expira em {date}.',
   nudgeJoin: 'Crie uma conta e ganhe {points}.',
   nudgeRedeem: 'Você tem {points}: o suficiente para {reward}.',
 };

@@ -89,6 +89,7 @@ const words: Strings = {
   historyExpired: '已过期',
   historyAdjusted: '店铺调整',
   expiresOn: '如果在{date}之前没有获得或兑换，您的{points}将会过期。',
+  expiresOnPaused: '您的{points}将于{date}过期。',
   nudgeJoin: '创建账户即可获得{points}。',
   nudgeRedeem: '您有{points}，可兑换“{reward}”。',
 };
