@@ -89,6 +89,14 @@ async function leftOutSaid(): Promise<string | null> {
   return /<span data-left-out="true">([^<]*)<\/span>/.exec(html)?.[1] ?? null;
 }
 
+/** The customers the members list shows with `?status=`, as the page's loader answers it. */
+async function listed(status: string): Promise<string[]> {
+  const path = `/app/members.data?status=${status}&_routes=routes%2Fapp.members._index`;
+  const data = ((await answerOf(await adminFetch(prod.url, path))).value as Record<string, any>)['routes/app.members._index'].data;
+  expect(data.status).toBe(status);
+  return (data.members as { externalId: string }[]).map((member) => member.externalId).sort();
+}
+
 let rewardId: string;
 
 beforeAll(async () => {
@@ -159,6 +167,11 @@ describe('customers left out by tag', () => {
     expect((await memberOf(901))!.pointsBalance).toBe(10);
     // The Points page says how many the tags leave out.
     expect(await leftOutSaid()).toBe('3 customers are left out now.');
+    // Beside it, a link to the members list narrowed to the paused ones: those three.
+    const link = /<a [^>]*data-see-paused[^>]*>/.exec(await (await adminLoad(prod.url, '/app/points')).text())?.[0];
+    expect(link).toContain('href="/app/members?status=paused"');
+    expect(await listed('paused')).toEqual([gid(901), gid(904), gid(905)].sort());
+    expect(await listed('live')).not.toContain(gid(901));
     // The member page says which of the shop's tags leaves them out, as the merchant typed it.
     expect((await memberPage(901)).leftOut).toEqual(['Wholesale']);
 
@@ -241,7 +254,10 @@ describe('customers left out by tag', () => {
     await Promise.all([statusOf(901, 'live'), statusOf(904, 'live')]);
     expect((await paid(5, 904, 'wholesale')).last_error).toBeNull();
     expect((await memberOf(904))!.pointsBalance).toBe(10);
-    // No tags and no one left out: nothing to say.
+    // No tags and no one left out: nothing to say, and no one paused to list.
     expect(await leftOutSaid()).toBeNull();
+    expect(await listed('paused')).toEqual([]);
+    const html = await (await adminLoad(prod.url, '/app/members?status=paused')).text();
+    expect(html).toContain('No member is paused');
   });
 });

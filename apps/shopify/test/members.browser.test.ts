@@ -253,6 +253,35 @@ describe('members in Chromium', () => {
     expect(text).toContain('every word must match');
   });
 
+  it('narrows the list to the paused members (those a tag leaves out) or those taking part, at once, with the search kept', async () => {
+    const email = { operator: 'and', conditions: [{ fieldSlug: 'email', operator: 'equals', fieldValue: 'bob@builder.test' }] };
+    const [bob] = (await api.get('/schema/account_user/record', { filters: email })).body.data;
+    expect((await api.patch(`/schema/account_user/record/${bob.id}`, { status: 'paused' })).status).toBe(200);
+    const pick = async (label: string, status: string, query = '') => {
+      await page().getByLabel('Status').selectOption({ label });
+      await page().locator(`[data-results-for="${query}"][data-results-status="${status}"]`).waitFor({ state: 'attached' });
+    };
+    try {
+      await admin.browser.open('/app/members');
+      await pick('Paused', 'paused');
+      expect(await listedNames()).toEqual(['Bob Builder']);
+      expect(new URL(page().url()).searchParams.get('status')).toBe('paused');
+      await admin.browser.shot('members-paused');
+      await pick('Live', 'live');
+      expect(await listedNames()).toEqual(['Marie Curie', 'Marie Dupont']);
+      // A search keeps the status picked, and a status picked keeps the search typed.
+      await search('marie');
+      await page().locator('[data-results-for="marie"][data-results-status="live"]').waitFor({ state: 'attached' });
+      await pick('Paused', 'paused', 'marie');
+      expect(await listedNames()).toEqual([]);
+      expect(await page().locator('body').innerText()).toContain('No member matches "marie"');
+      await pick('All', '', 'marie');
+      expect(await listedNames()).toEqual(['Marie Curie', 'Marie Dupont']);
+    } finally {
+      expect((await api.patch(`/schema/account_user/record/${bob.id}`, { status: 'live' })).status).toBe(200);
+    }
+  });
+
   it("a member's page: progress on every program, freezes, and reward logs with their codes", async () => {
     await search('dupont');
     await page().getByRole('link', { name: 'Marie Dupont' }).click();

@@ -10,6 +10,7 @@ import {
   whereEquals,
 } from '../core/records.server';
 import { objectOf } from '../json';
+import type { MemberStatus } from './member-statuses';
 import type { OrderEffect } from '../earning/ledger.server';
 import { readTakenBack, runStatus, type TakenBack } from '../earning/taken-back';
 import { type EntryLinks, orderNote, pointSource, type PointSource as StorefrontPointSource, pointsExpireAt } from '@loyalty/view-model';
@@ -26,21 +27,20 @@ const MAX_WORDS = 6;
 const SEARCHED_FIELDS = ['firstName', 'lastName', 'email', 'externalId'] as const;
 
 /**
- * The core filter for a search text: every word is found (case-insensitive `contains`, CONTRACT §3)
- * in the first name, last name, e-mail or external id, so "marie dup" finds Marie Dupont and
- * "@example.com" everyone at that domain. Null for a blank text.
+ * The core filter for a search text and status: every word is found (case-insensitive `contains`,
+ * CONTRACT §3) in the first name, last name, e-mail or external id, so "marie dup" finds Marie
+ * Dupont and "@example.com" everyone at that domain; with a status, only members in it. Null for a
+ * blank text without a status.
  */
-export function memberSearchFilter(text: string): ComplexCondition | null {
+export function memberSearchFilter(text: string, status: MemberStatus | null = null): ComplexCondition | null {
   // No name or e-mail holds a NUL (the core refuses one in a filter): a search for one is a search without it.
   const words = text.replaceAll('\0', '').trim().split(/\s+/).filter(Boolean).slice(0, MAX_WORDS);
-  if (!words.length) return null;
-  return {
-    operator: 'and',
-    conditions: words.map((word) => ({
-      operator: 'or',
-      conditions: SEARCHED_FIELDS.map((fieldSlug) => ({ fieldSlug, operator: 'contains', fieldValue: word })),
-    })),
-  };
+  const conditions: ComplexCondition['conditions'] = words.map((word) => ({
+    operator: 'or',
+    conditions: SEARCHED_FIELDS.map((fieldSlug) => ({ fieldSlug, operator: 'contains', fieldValue: word })),
+  }));
+  if (status) conditions.push({ fieldSlug: 'status', operator: 'equals', fieldValue: status });
+  return conditions.length ? { operator: 'and', conditions } : null;
 }
 
 export interface MemberRow {
@@ -112,8 +112,8 @@ export async function nameFromShopify(api: AccountClient, admin: AdminGraphql, m
   return members.map((m) => named.get(m.id) ?? m);
 }
 
-export async function searchMembers(api: AccountClient, text: string, page: number) {
-  const filters = memberSearchFilter(text);
+export async function searchMembers(api: AccountClient, text: string, page: number, status: MemberStatus | null = null) {
+  const filters = memberSearchFilter(text, status);
   // An account has a handful of tiers: named here, once for the page.
   const [result, tiers] = await Promise.all([
     records(api, 'account_user').list({

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, SerializeFrom } from '@remix-run/node';
-import { Form, Link, useLoaderData, useNavigation, useSearchParams } from '@remix-run/react';
+import { Form, Link, useLoaderData, useNavigation, useSearchParams, useSubmit } from '@remix-run/react';
 import {
   Badge,
   BlockStack,
@@ -11,6 +11,7 @@ import {
   InlineStack,
   Page,
   Pagination,
+  Select,
   Text,
   TextField,
   useBreakpoints,
@@ -23,18 +24,24 @@ import { useAdminLanguage, useMessages } from '../i18n/context';
 import { fullName } from '../components/members/names';
 import { authenticateShop } from '../admin/authenticate.server';
 import { nameFromShopify, PAGE_SIZE, searchMembers } from '../admin/members.server';
+import { MEMBER_STATUSES, memberStatusOf, type MemberStatus } from '../admin/member-statuses';
 import { EMPTY_STATE_IMAGE } from '../components/illustrations';
 import { LocalDate } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
 
-/** Members, newest first, or those matching a search by name, e-mail or customer id; customers the core has no name for named by Shopify. */
+/**
+ * Members, newest first, or those matching a search by name, e-mail or customer id, all of them or
+ * those live or paused (`?status=`, the Points page's link to the customers its tags leave out);
+ * customers the core has no name for named by Shopify.
+ */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   const { api, admin } = await authenticateShop(request);
   const url = new URL(request.url);
   const query = url.searchParams.get('q')?.trim() ?? '';
   const page = Math.max(0, Number.parseInt(url.searchParams.get('page') ?? '0', 10) || 0);
-  const found = await searchMembers(api, query, page);
-  return { query, page, pageSize: PAGE_SIZE, ...found, members: await nameFromShopify(api, admin, found.members) };
+  const status = memberStatusOf(url.searchParams.get('status'));
+  const found = await searchMembers(api, query, page, status);
+  return { query, status, page, pageSize: PAGE_SIZE, ...found, members: await nameFromShopify(api, admin, found.members) };
 };
 
 type MembersData = SerializeFrom<typeof loader>;
@@ -45,7 +52,7 @@ export default function Members() {
   return (
     <Page title={m.title}>
       <BlockStack gap="400">
-        <SearchForm query={data.query} />
+        <SearchForm query={data.query} status={data.status} />
         {data.failure ? <FailureBanner failure={data.failure} /> : null}
         <Results data={data} />
       </BlockStack>
@@ -54,11 +61,17 @@ export default function Members() {
   );
 }
 
-/** The search: its keystrokes and the search's loading state re-render this form alone, not the rows. */
-function SearchForm({ query }: { query: string }) {
+/** The search: its keystrokes and the search's loading state re-render this form alone, not the rows. A status picked applies at once. */
+function SearchForm({ query, status }: { query: string; status: MemberStatus | null }) {
   const { members: m } = useMessages();
   const navigation = useNavigation();
+  const submit = useSubmit();
   const [text, setText] = useState(query);
+  const [picked, setPicked] = useState<string>(status ?? '');
+  const pick = (value: string) => {
+    setPicked(value);
+    submit({ q: text, ...(value ? { status: value } : {}) }, { method: 'get' });
+  };
   return (
     <Card>
       <Form method="get">
@@ -74,6 +87,13 @@ function SearchForm({ query }: { query: string }) {
               onChange={setText}
             />
           </div>
+          <Select
+            label={m.statusLabel}
+            name="status"
+            options={[{ label: m.allStatuses, value: '' }, ...MEMBER_STATUSES.map((value) => ({ label: m.statuses[value], value }))]}
+            value={picked}
+            onChange={pick}
+          />
           <Button submit variant="primary" loading={navigation.state === 'loading'}>
             {m.search}
           </Button>
@@ -85,7 +105,7 @@ function SearchForm({ query }: { query: string }) {
 
 /** The rows and the pages, drawn again only when the loader answers (memo: the page re-renders on every navigation state). */
 const Results = memo(function Results({ data }: { data: MembersData }) {
-  const { query, page, pageSize, members, total, failure } = data;
+  const { query, status, page, pageSize, members, total, failure } = data;
   const { members: m } = useMessages();
   const number = new Intl.NumberFormat(useAdminLanguage());
   const condensed = useBreakpoints().smDown;
@@ -97,9 +117,9 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
   };
   return (
     <>
-      {/* Which search the rows answer, so a reader (and a test) can tell fresh rows from the previous search's. */}
+      {/* Which search and status the rows answer, so a reader (and a test) can tell fresh rows from the previous search's. */}
       <Card padding="0">
-        <div data-results-for={query} hidden />
+        <div data-results-for={query} data-results-status={status ?? ''} hidden />
         {members.length ? (
           <IndexTable
             condensed={condensed}
@@ -183,6 +203,10 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
         ) : query ? (
           <EmptyState heading={format(m.noMatchTitle, { query })} image={EMPTY_STATE_IMAGE}>
             <p>{m.noMatchBody}</p>
+          </EmptyState>
+        ) : status ? (
+          <EmptyState heading={m.noneWithStatus[status]} image={EMPTY_STATE_IMAGE}>
+            <p>{m.noneWithStatusBody}</p>
           </EmptyState>
         ) : failure ? null : (
           <EmptyState heading={m.emptyTitle} image={EMPTY_STATE_IMAGE}>

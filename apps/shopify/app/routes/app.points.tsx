@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Link, type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { networkName, SOCIAL_NETWORKS, type SocialNetwork } from '@loyalty/view-model';
-import { BlockStack, Checkbox, FormLayout, InlineGrid, Layout, Select, Text, TextField } from '@shopify/polaris';
+import { BlockStack, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
@@ -437,8 +437,15 @@ function LeftOutNow({ exclusions, tags }: { exclusions: { leftOut: number; sweep
       ? format(m.leftOut[leftOut === 1 ? 'one' : 'other'], { count: leftOut.toLocaleString(language) })
       : m.noneLeftOut;
   return (
-    <Text as="p" tone="subdued">
-      <span data-left-out>{text}</span>
-    </Text>
+    <InlineStack gap="200" blockAlign="baseline">
+      <Text as="p" tone="subdued">
+        <span data-left-out>{text}</span>
+      </Text>
+      {!sweeping && leftOut > 0 && (
+        <Link to="/app/members?status=paused" data-see-paused>
+          {m.seePaused}
+        </Link>
+      )}
+    </InlineStack>
   );
 }

@@ -32,6 +32,7 @@ export const editors: Messages['editors'] = {
       sweeping: 'Die App prüft die Tags deiner Kunden. Öffne diese Seite in ein paar Minuten erneut, um zu sehen, wer ausgeschlossen ist.',
       leftOut: { one: '1 Kunde ist jetzt ausgeschlossen.', other: '{count} Kunden sind jetzt ausgeschlossen.' },
       noneLeftOut: 'Zurzeit hat kein Kunde diese Tags.',
+      seePaused: 'Pausierte Mitglieder ansehen',
     },
     tierWindow: {
       label: 'Monate, deren Punkte für VIP-Stufen zählen',

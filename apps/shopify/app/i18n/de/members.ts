@@ -6,6 +6,11 @@ export const members: Messages['members'] = {
   searchLabel: 'Mitglied finden',
   searchPlaceholder: 'Name, E-Mail oder Kunden-ID',
   search: 'Suchen',
+  statusLabel: 'Status',
+  allStatuses: 'Alle',
+  noneWithStatus: { live: 'Zurzeit nimmt kein Mitglied teil', paused: 'Kein Mitglied ist pausiert' },
+  noneWithStatusBody:
+    'Ein Mitglied ist pausiert, solange ein Kunden-Tag von deiner Punkte-Seite es ausschließt: Es sammelt nichts und kann nichts einlösen, seine Punkte bleiben.',
   columns: { name: 'Name', email: 'E-Mail', externalId: 'Kunde', points: 'Punkte', tier: 'Stufe', status: 'Status', joined: 'Beigetreten' },
   resourceName: { singular: 'Mitglied', plural: 'Mitglieder' },
   count: '{shown} von {total} Mitgliedern',
@@ -15,7 +20,7 @@ export const members: Messages['members'] = {
   shopifyCustomer: 'Shopify-Kunde',
   emptyTitle: 'Noch keine Mitglieder',
   emptyBody:
-    'Kund:innen werden mit ihrer ersten Treue-Aktivität Mitglied: durch eine Flow-Aktion (zum Beispiel „Execute streak“, wenn eine Bestellung bezahlt ist) oder durch Anmelden im Widget deines Shops.',
+    'Kund:innen werden mit ihrer ersten Treue-Aktivität Mitglied: einer bezahlten Bestellung, einer Registrierung oder einem Besuch, den deine Programme zählen, einer Flow-Aktion oder dem Anmelden im Widget deines Shops.',
   noMatchTitle: 'Kein Mitglied passt zu „{query}“',
   noMatchBody:
     'Die Suche durchsucht Vor- und Nachnamen, E-Mail-Adressen und Kunden-IDs; jedes Wort muss passen. Versuche es mit weniger Wörtern.',

@@ -72,6 +72,7 @@ export const editors = {
       sweeping: 'The app is checking your customers’ tags. Open this page again in a few minutes to see who is left out.',
       leftOut: { one: '1 customer is left out now.', other: '{count} customers are left out now.' },
       noneLeftOut: 'No customer has these tags now.',
+      seePaused: 'See the paused members',
     },
     tierWindow: {
       label: 'Months of points that count towards VIP tiers',

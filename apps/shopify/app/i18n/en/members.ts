@@ -4,6 +4,11 @@ export const members = {
   searchLabel: 'Find a member',
   searchPlaceholder: 'Name, e-mail or customer id',
   search: 'Search',
+  statusLabel: 'Status',
+  allStatuses: 'All',
+  noneWithStatus: { live: 'No member takes part now', paused: 'No member is paused' },
+  noneWithStatusBody:
+    'A member is paused while a customer tag your Points page lists leaves them out: they earn nothing and cannot redeem, and their points stay.',
   columns: { name: 'Name', email: 'E-mail', externalId: 'Customer', points: 'Points', tier: 'Tier', status: 'Status', joined: 'Joined' },
   resourceName: { singular: 'member', plural: 'members' },
   count: '{shown} of {total} members',
