@@ -598,16 +598,19 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       expect((await api.post(`/schema/points_setting/record/${setting.id}/action/follow`, { network, ownedById: shopperId })).status).toBe(
         200,
       );
+    // The shopper paused (as a customer tag leaves them out) while the export runs: its last column says so.
+    expect((await api.patch(`/schema/account_user/record/${shopperId}`, { status: 'paused' })).status).toBe(200);
     const res = await adminLoad(prod.url, '/app/members.csv');
+    // The export is streamed, a page of members at a time: read whole before the shopper is live again.
+    const body = await res.text().finally(() => api.patch(`/schema/account_user/record/${shopperId}`, { status: 'live' }));
     expect(res.status).toBe(200);
-    const body = await res.text();
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
     const [header, ...rows] = body
       .trim()
       .split('\r\n')
       .map((line) => line.split(','));
     const column = (row: string[], name: string) => row[header!.indexOf(name)];
-    expect(header!.slice(-10)).toEqual([
+    expect(header!.slice(-11)).toEqual([
       'orders',
       'order_total',
       'refunded_total',
@@ -618,6 +621,7 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
       'referral_code',
       'referred_by',
       'social_follows',
+      'status',
     ]);
     const total = (await api.get('/schema/account_user/record', { fetchTotalCount: true, limit: 1 })).body.paging.total;
     expect(total).toBeGreaterThan(500);
@@ -633,6 +637,8 @@ describe('the exports’ points and tiers (CONTRACT §19)', () => {
     // The networks a member followed for points: one cell, space-separated.
     expect(column(shopper, 'social_follows')).toBe('instagram tiktok');
     expect(rows.filter((r) => column(r, 'social_follows'))).toHaveLength(1);
+    expect(column(shopper, 'status')).toBe('paused');
+    expect(rows.filter((r) => column(r, 'status') !== 'live')).toHaveLength(1);
     // An ordering customer's totals are the app's order facts.
     const { rows: facts } = await prod.appPool.query<{ customer_id: string; orders: string; total: string }>(
       'select customer_id, count(*)::text as orders, sum(amount)::numeric(12, 2)::text as total from order_facts where shop = $1 and processed_at is not null group by 1 order by 2 desc limit 1',

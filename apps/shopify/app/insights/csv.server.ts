@@ -110,6 +110,8 @@ const MEMBER_HEADER = [
   'referral_code',
   'referred_by',
   'social_follows',
+  // live, or paused (left out by a customer tag): last, so the columns before keep their places.
+  'status',
 ];
 
 type Owned = { ownedById?: string | null };
@@ -237,6 +239,7 @@ async function memberPage(
         m.referredById ? (referredBy.get(m.referredById) ?? null) : null,
         // The networks followed for points, space-separated: one cell a spreadsheet can filter on.
         (m.socialFollows ?? []).join(' ') || null,
+        m.status ?? 'live',
       ]);
     })
     .join('');
