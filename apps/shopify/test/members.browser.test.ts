@@ -265,6 +265,7 @@ describe('members in Chromium', () => {
       await admin.browser.open('/app/members');
       await pick('Paused', 'paused');
       expect(await listedNames()).toEqual(['Bob Builder']);
+      expect(await page().locator('body').innerText()).toMatch(/\b1 of 1 member(?!s)/);
       expect(new URL(page().url()).searchParams.get('status')).toBe('paused');
       await admin.browser.shot('members-paused');
       await pick('Live', 'live');

@@ -217,7 +217,7 @@ const Results = memo(function Results({ data }: { data: MembersData }) {
       {total > 0 ? (
         <InlineStack align="space-between" blockAlign="center">
           <Text as="p" tone="subdued">
-            {format(m.count, { shown: members.length, total })}
+            {format(m.count[total === 1 ? 'one' : 'other'], { shown: number.format(members.length), total: number.format(total) })}
           </Text>
           <Pagination
             hasPrevious={page > 0}

@@ -13,7 +13,7 @@ export const members: Messages['members'] = {
     'Ein Mitglied ist pausiert, solange ein Kunden-Tag von deiner Punkte-Seite es ausschließt: Es sammelt nichts und kann nichts einlösen, seine Punkte bleiben.',
   columns: { name: 'Name', email: 'E-Mail', externalId: 'Kunde', points: 'Punkte', tier: 'Stufe', status: 'Status', joined: 'Beigetreten' },
   resourceName: { singular: 'Mitglied', plural: 'Mitglieder' },
-  count: '{shown} von {total} Mitgliedern',
+  count: { one: '{shown} von 1 Mitglied', other: '{shown} von {total} Mitgliedern' },
   previous: 'Zurück',
   next: 'Weiter',
   noName: '(kein Name)',

@@ -11,7 +11,7 @@ export const members = {
     'A member is paused while a customer tag your Points page lists leaves them out: they earn nothing and cannot redeem, and their points stay.',
   columns: { name: 'Name', email: 'E-mail', externalId: 'Customer', points: 'Points', tier: 'Tier', status: 'Status', joined: 'Joined' },
   resourceName: { singular: 'member', plural: 'members' },
-  count: '{shown} of {total} members',
+  count: { one: '{shown} of 1 member', other: '{shown} of {total} members' },
   previous: 'Previous',
   next: 'Next',
   noName: '(no name)',
