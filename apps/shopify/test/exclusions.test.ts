@@ -174,6 +174,9 @@ describe('customers left out by tag', () => {
     expect(await listed('live')).not.toContain(gid(901));
     // The member page says which of the shop's tags leaves them out, as the merchant typed it.
     expect((await memberPage(901)).leftOut).toEqual(['Wholesale']);
+    const page = await (await adminLoad(prod.url, `/app/members/${(await memberOf(901))!.id}`)).text();
+    expect(page).toContain('Left out of the program');
+    expect(page).not.toContain('paused outside this app');
 
     const skipped = await paid(2, 901, 'WholeSale');
     expect(skipped).toMatchObject({ status: 'done', last_error: 'customer excluded by tag' });

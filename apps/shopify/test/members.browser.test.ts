@@ -268,6 +268,12 @@ describe('members in Chromium', () => {
       expect(await page().locator('body').innerText()).toMatch(/\b1 of 1 member(?!s)/);
       expect(new URL(page().url()).searchParams.get('status')).toBe('paused');
       await admin.browser.shot('members-paused');
+      // Paused through the API, not for a tag of the Points page: the member's page says so, and where to undo it.
+      await admin.browser.open(`/app/members/${bob.id}`);
+      const banner = await page().locator('.Polaris-Banner').innerText();
+      expect(banner).toContain('Paused');
+      expect(banner).toContain('they were paused outside this app, through the loyalty API');
+      await admin.browser.open('/app/members');
       await pick('Live', 'live');
       expect(await listedNames()).toEqual(['Marie Curie', 'Marie Dupont']);
       // A search keeps the status picked, and a status picked keeps the search typed.

@@ -120,6 +120,13 @@ export default function Member() {
                 {format(m.leftOut.body, { tags: leftOut.map((t) => `“${t}”`).join(', ') })}
               </Banner>
             </Layout.Section>
+          ) : member.status === 'paused' && leftOut === null ? (
+            // Paused, and not by the app for a tag (it keeps those it paused): by the account's own systems.
+            <Layout.Section>
+              <Banner tone="info" title={m.pausedElsewhere.title}>
+                {m.pausedElsewhere.body}
+              </Banner>
+            </Layout.Section>
           ) : null}
           <Layout.Section>
             <Card>

@@ -31,6 +31,10 @@ export const members: Messages['members'] = {
     body: 'Dieser Kunde hat {tags}, einen Tag, den deine Seite „Punkte“ ausschließt: Er sammelt nichts und kann nichts einlösen; seine Punkte bleiben. Entferne den Tag beim Kunden in Shopify oder aus der Liste, damit er wieder dabei ist.',
     action: 'Seite „Punkte“ öffnen',
   },
+  pausedElsewhere: {
+    title: 'Pausiert',
+    body: 'Dieses Mitglied sammelt nichts und kann nichts einlösen, solange es pausiert ist; seine Punkte bleiben. Kein Tag deiner Seite „Punkte“ schließt es aus: Es wurde außerhalb dieser App über die Treue-API pausiert, und dort kann es auch wieder aktiv werden.',
+  },
   profile: 'Profil',
   timezone: 'Zeitzone',
   referrals: {

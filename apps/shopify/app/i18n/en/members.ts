@@ -28,6 +28,10 @@ export const members = {
     body: 'This customer has {tags}, a tag your Points page leaves out: they earn nothing and cannot redeem; their points stay. Take the tag off the customer in Shopify, or off the list, to bring them back.',
     action: 'Open the Points page',
   },
+  pausedElsewhere: {
+    title: 'Paused',
+    body: 'This member earns nothing and cannot redeem while paused; their points stay. No tag on your Points page leaves them out: they were paused outside this app, through the loyalty API, which is also where they can be made live again.',
+  },
   profile: 'Profile',
   timezone: 'Time zone',
   referrals: {
