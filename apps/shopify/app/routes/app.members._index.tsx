@@ -16,7 +16,7 @@ import {
   TextField,
   useBreakpoints,
 } from '@shopify/polaris';
-import { memo, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { CustomerLink } from '../components/CustomerLink';
 import { format, textFor } from '../i18n';
 import { FailureBanner } from '../components/FailureBanner';
@@ -61,20 +61,20 @@ export default function Members() {
   );
 }
 
-/** The search: its keystrokes and the search's loading state re-render this form alone, not the rows. A status picked applies at once. */
+/**
+ * The search: its keystrokes and the search's loading state re-render this form alone, not the rows.
+ * A status picked submits the form at once; until the list answers, the list shows the status asked for.
+ */
 function SearchForm({ query, status }: { query: string; status: MemberStatus | null }) {
   const { members: m } = useMessages();
   const navigation = useNavigation();
   const submit = useSubmit();
+  const form = useRef<HTMLFormElement>(null);
   const [text, setText] = useState(query);
-  const [picked, setPicked] = useState<string>(status ?? '');
-  const pick = (value: string) => {
-    setPicked(value);
-    submit({ q: text, ...(value ? { status: value } : {}) }, { method: 'get' });
-  };
+  const asked = navigation.location && new URLSearchParams(navigation.location.search).get('status');
   return (
     <Card>
-      <Form method="get">
+      <Form method="get" ref={form}>
         <InlineStack gap="300" blockAlign="end">
           <div style={{ flex: 1 }}>
             <TextField
@@ -91,8 +91,8 @@ function SearchForm({ query, status }: { query: string; status: MemberStatus | n
             label={m.statusLabel}
             name="status"
             options={[{ label: m.allStatuses, value: '' }, ...MEMBER_STATUSES.map((value) => ({ label: m.statuses[value], value }))]}
-            value={picked}
-            onChange={pick}
+            value={asked ?? status ?? ''}
+            onChange={() => submit(form.current)}
           />
           <Button submit variant="primary" loading={navigation.state === 'loading'}>
             {m.search}
