@@ -27,12 +27,27 @@ export async function serveBuild(
   adminStubOrigin: string,
   env: Record<string, string> = {},
   script: 'start' | 'start:web' = 'start',
-): Promise<{ url: string; output(): string; close(): Promise<void>; kill(): Promise<void> }> {
+): Promise<Served> {
   const entry = `${APP_DIR}build/server/index.js`;
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`pnpm --filter @loyalty/shopify exec remix vite:build\` first`);
   const { scripts } = JSON.parse(readFileSync(`${APP_DIR}package.json`, 'utf8')) as { scripts: Record<typeof script, string> };
-  const port = await freePort();
-  const child = spawn('sh', ['-c', scripts[script]], {
+  // A port found free can be taken by another file's process before the app listens on it (a CI
+  // run saw EADDRINUSE): the app is then started again on another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await serveOn(await freePort(), scripts[script], adminStubOrigin, env);
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt >= 5) throw err;
+    }
+  }
+}
+
+type Served = { url: string; output(): string; close(): Promise<void>; kill(): Promise<void> };
+
+class PortTaken extends Error {}
+
+async function serveOn(port: number, command: string, adminStubOrigin: string, env: Record<string, string>): Promise<Served> {
+  const child = spawn('sh', ['-c', command], {
     cwd: APP_DIR,
     // Its own process group, so closing ends the server and not just the shell.
     detached: true,
@@ -65,7 +80,13 @@ export async function serveBuild(
     };
     child.stdout!.on('data', read);
     child.stderr!.on('data', read);
-    void exited.then(() => reject(new Error(`the app's start script exited before it listened:\n${output}`)));
+    void exited.then(() =>
+      reject(
+        output.includes('EADDRINUSE')
+          ? new PortTaken(`port ${port} was taken`)
+          : new Error(`the app's start script exited before it listened:\n${output}`),
+      ),
+    );
   });
   await untilHealthy(`http://127.0.0.1:${port}/healthz`, () => output);
   return {
