@@ -305,6 +305,10 @@ describe('members in Chromium', () => {
     ]);
     expect(await rowsOf('Challenges')).toEqual([expect.stringMatching(/^Monthly spend [A-Z][a-z]+ \d{4} In progress 40 \/ 100$/)]);
     expect(await rowsOf('Missions')).toEqual([expect.stringMatching(/^Welcome mission In progress 1 \/ 2 /)]);
+    // The member's time zone as the admin's language names it, not its IANA id.
+    const profile = await page().locator('body').innerText();
+    expect(profile).toMatch(/Time zone\s+Central European Time/);
+    expect(profile).not.toContain('Europe/Paris');
     expect(code).toMatch(/^WELCOME-/);
     expect(await rowsOf('Rewards and codes')).toEqual([
       expect.stringMatching(new RegExp(`^Ten off Streak (Success )?Issued ${code} .* Never Resend code$`)),

@@ -25,7 +25,7 @@ import { customerOrders } from '../earning/ledger.server';
 import { leftOutBy } from '../earning/exclusions.server';
 import { fetchShop } from '../shopify/admin-api.server';
 import { pool } from '../storage/pool.server';
-import { DateTimeZone, LocalDate } from '../components/LocalDate';
+import { DateTimeZone, LocalDate, useZoneName } from '../components/LocalDate';
 import { HelpFooter } from '../components/HelpFooter';
 import { ReferralsText } from '../components/members/ReferralsText';
 
@@ -96,6 +96,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<R
 export default function Member() {
   const { detail, failure } = useLoaderData<typeof loader>();
   const { members: m } = useMessages();
+  const zoneName = useZoneName();
   if (!detail)
     return (
       <Page title={m.title} backAction={{ content: m.back, url: '/app/members' }}>
@@ -151,7 +152,7 @@ export default function Member() {
                     <Text as="p" tone="subdued">
                       {m.timezone}
                     </Text>
-                    <Text as="p">{member.timezone ?? '—'}</Text>
+                    <Text as="p">{member.timezone ? zoneName(member.timezone) : '—'}</Text>
                   </BlockStack>
                   <BlockStack gap="100">
                     <Text as="p" tone="subdued">
