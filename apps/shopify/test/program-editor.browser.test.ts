@@ -316,6 +316,15 @@ describe('the program editor', () => {
     expect(await end.getAttribute('aria-invalid')).toBe('true');
     expect(await end.inputValue()).toBe('2026-12-01T00:00');
     await browser.shot('program-editor-challenge-dates');
+    // The campaign's dates are read in the merchant's browser's time zone, which the help names in words.
+    const abroad = await browser.tab({ timezoneId: 'America/New_York' });
+    try {
+      await abroad.open('/app/programs/challenge/new');
+      const help = await abroad.page.getByRole('region', { name: 'How progress counts' }).innerText();
+      expect(help).toContain('Your time zone: Eastern Time.');
+    } finally {
+      await abroad.close();
+    }
 
     // Live with a campaign that has ended: it could count nothing, so the end is refused.
     const status = page.getByRole('region', { name: 'Program' }).getByLabel('Status');

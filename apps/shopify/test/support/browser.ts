@@ -85,8 +85,8 @@ const QUIET_MS = 500;
 const HYDRATION_ERROR = /Minified React error #4(?:18|23|25)|[Hh]ydrat(?:ion|ing) failed|did not match/;
 
 export interface AdminBrowser extends AdminTab {
-  /** Another page of the same browser, for reading pages side by side. */
-  tab(): Promise<AdminTab & { close(): Promise<void> }>;
+  /** Another page of the same browser, for reading pages side by side or in a merchant's own time zone. */
+  tab(options?: { timezoneId?: string }): Promise<AdminTab & { close(): Promise<void> }>;
   shot(name: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -95,8 +95,8 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
   const browser: Browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: ['--no-sandbox'] });
-  const newTab = async (): Promise<AdminTab> => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT });
+  const newTab = async (options: { timezoneId?: string } = {}): Promise<AdminTab> => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, userAgent: USER_AGENT, ...options });
     page.setDefaultTimeout(10_000);
     // A page's first load compiles its route chunks while CI runs other suites beside it, and a CI
     // host can run at half its usual speed: a load got 30 s and once needed more.
@@ -153,8 +153,8 @@ export async function openAdmin(appUrl: string): Promise<AdminBrowser> {
   const main = await newTab();
   return {
     ...main,
-    async tab() {
-      const tab = await newTab();
+    async tab(options) {
+      const tab = await newTab(options);
       return { ...tab, close: () => tab.page.close() };
     },
     async shot(name) {

@@ -43,6 +43,7 @@ import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { TitledCard } from '../TitledCard';
 import { NameField } from '../RecordFields';
 import { DateTimeField } from './DateTimeField';
+import { useZoneName } from '../LocalDate';
 import { Milestones, usePeriods } from './Milestones';
 import { RewardFields, ShopCurrency } from './RewardFields';
 
@@ -371,6 +372,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
   const amount = s.aggregationMethod === 'sum' ? m.method.sumSuffix : m.method.countSuffix;
   const words = draft.kind === 'streak' ? m.streak : draft.kind === 'challenge' ? m.challenge : m.mission;
   const timezone = useBrowserTimeZone();
+  const zoneName = useZoneName();
   const method = (
     <Select
       label={m.method.label}
@@ -436,7 +438,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
             )}
             <DateTimeField
               label={m.challenge.startAt.label}
-              helpText={format(m.challenge.startAt.help, { timezone })}
+              helpText={format(m.challenge.startAt.help, { timezone: timezone && zoneName(timezone) })}
               value={s.startAt}
               onChange={setSetting('startAt')}
               error={errors['settings.startAt']}
