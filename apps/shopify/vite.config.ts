@@ -18,7 +18,14 @@ const hmr =
     : { protocol: 'wss', host: appUrl.hostname, port: Number(process.env.FRONTEND_PORT) || 8002, clientPort: 443 };
 
 export default defineConfig({
-  server: { port: Number(process.env.PORT || 3000), hmr, fs: { allow: ['app', 'node_modules'] } },
+  server: {
+    port: Number(process.env.PORT || 3000),
+    hmr,
+    fs: { allow: ['app', 'node_modules'] },
+    // Cross-origin preflights (the app proxy, checkout, POS and customer account extensions) go on to the
+    // routes, which answer them as in production, instead of Vite's own answer for localhost origins only.
+    cors: { preflightContinue: true },
+  },
   plugins: [
     remix({
       ignoredRouteFiles: ['**/.*', '**/*.test.*'],

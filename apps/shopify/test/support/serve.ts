@@ -7,7 +7,8 @@ import { endsWithTests } from '../../../core/test/support/children';
 const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const ROUTE_ADMIN_API = new URL('./admin-api-route.mjs', import.meta.url).href;
 
-async function freePort(): Promise<number> {
+/** A port nothing listens on now (another process may take it before the caller listens). */
+export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
