@@ -2,10 +2,9 @@ import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { endsWithTests } from '../../core/test/support/children';
 import { EXTENSION_ORIGIN } from './support/extensions';
 import { BROWSER } from './support/orders';
-import { freePort } from './support/serve';
+import { endsGroupWithTests, freePort } from './support/serve';
 
 /**
  * `pnpm dev:web` (`remix vite:dev`) as `shopify app dev` runs it: the app URL a tunnel's, every
@@ -38,13 +37,7 @@ beforeAll(async () => {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  endsWithTests(child, () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group has ended.
-    }
-  });
+  endsGroupWithTests(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGKILL');

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,17 @@ import { endsWithTests } from '../../../core/test/support/children';
 
 const APP_DIR = fileURLToPath(new URL('../../', import.meta.url));
 const ROUTE_ADMIN_API = new URL('./admin-api-route.mjs', import.meta.url).href;
+
+/** Kills the process group of `child` (spawned `detached`) when the tests end, however they end. */
+export function endsGroupWithTests(child: ChildProcess): void {
+  endsWithTests(child, () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // The group has ended.
+    }
+  });
+}
 
 /** A port nothing listens on now (another process may take it before the caller listens). */
 export async function freePort(): Promise<number> {
@@ -64,13 +75,7 @@ async function serveOn(port: number, command: string, adminStubOrigin: string, e
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  endsWithTests(child, () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // The group has ended.
-    }
-  });
+  endsGroupWithTests(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';
   await new Promise<void>((resolve, reject) => {
