@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { get } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXTENSION_ORIGIN } from './support/extensions';
 import { BROWSER } from './support/orders';
@@ -45,7 +46,8 @@ beforeAll(async () => {
   };
   await new Promise<void>((resolve, reject) => {
     const read = (chunk: Buffer) => {
-      output += chunk.toString();
+      // Vite colours its banner where CI is set, the port in bold among it.
+      output += stripVTControlCharacters(chunk.toString());
       if (output.includes(`:${port}/`)) resolve();
     };
     child.stdout!.on('data', read);
