@@ -5,6 +5,7 @@ import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { errorAnswer } from './http.server';
 import { addDocumentResponseHeaders } from './shopify.server';
+import { isDatabaseOutage } from './storage/pool.server';
 
 // Single fetch: how long deferred data may stream; the render is aborted a second later.
 export const streamTimeout = 5000;
@@ -19,9 +20,16 @@ export const streamTimeout = 5000;
 const CROSS_ORIGIN_ACTION = /origin` header from a forwarded action request\. Aborting the action\.$/;
 const crossOriginActions = new WeakSet<Request>();
 
+/** Requests that failed because the app's database was out of reach: answered 503 by `finalAnswer`. */
+const outages = new WeakSet<Request>();
+
+/** Seconds a client is asked to wait before retrying a request the database's outage failed. */
+const OUTAGE_RETRY_AFTER = '5';
+
 /**
  * Logs as Remix does (the error an internal error response wraps), but not a refusal: a
- * cross-origin action, or Remix's own 4xx (no route for the address, a method the route does not take).
+ * cross-origin action, or Remix's own 4xx (no route for the address, a method the route does not
+ * take). The database out of reach is the environment's state, not the code's failure: one line, no stack.
  */
 export const handleError: HandleErrorFunction = (error, { request }) => {
   if (error instanceof Error && CROSS_ORIGIN_ACTION.test(error.message)) {
@@ -30,17 +38,40 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   }
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   const wrapped = isRouteErrorResponse(error) && 'error' in error ? error.error : undefined;
-  console.error(wrapped ?? error);
+  const failure = wrapped ?? error;
+  if (isDatabaseOutage(failure)) {
+    outages.add(request);
+    console.error(`[database] out of reach: ${failure instanceof Error ? failure.message : String(failure)}`);
+    return;
+  }
+  console.error(failure);
 };
 
+/** Bodies the app renders itself (a page, single fetch's data), which its error boundaries word; Remix's bare failure is plain text. */
+const RENDERED = /^text\/(html|x-script)/;
+
 /**
- * What the server (scripts/serve.mjs) answers instead of Remix's answer to `request`: a
- * cross-origin action Remix refused is 403 with the app's error body. Vite's dev server answers
- * Remix's own 500.
+ * What the server (scripts/serve.mjs) answers for `request` once Remix answered `response`: a
+ * cross-origin action Remix refused is 403 with the app's error body; a failure because the app's
+ * database was out of reach is 503 with Retry-After, as a retryable outage (Shopify retries a
+ * webhook or a Flow action, a page says to try again), its page kept and a bare failure given the
+ * app's error body. Anything else is Remix's answer. Vite's dev server answers Remix's own.
  */
-export function refusal(request: Request): Response | undefined {
-  if (!crossOriginActions.has(request)) return undefined;
-  return errorAnswer(403, 'cross_origin', 'Another origin may only read (GET) this address.');
+export async function finalAnswer(request: Request, response: Response): Promise<Response> {
+  if (crossOriginActions.has(request)) {
+    await response.body?.cancel();
+    return errorAnswer(403, 'cross_origin', 'Another origin may only read (GET) this address.');
+  }
+  if (!outages.has(request) || response.status !== 500) return response;
+  if (RENDERED.test(response.headers.get('content-type') ?? '')) {
+    const headers = new Headers(response.headers);
+    headers.set('retry-after', OUTAGE_RETRY_AFTER);
+    return new Response(response.body, { status: 503, headers });
+  }
+  await response.body?.cancel();
+  return errorAnswer(503, 'unavailable', 'The app is briefly unavailable; nothing was done. Retry shortly.', {
+    'retry-after': OUTAGE_RETRY_AFTER,
+  });
 }
 
 /**

@@ -1,7 +1,7 @@
 // `start:web`: the Remix server as remix-serve runs it (compressed answers, the build's assets
 // cached for a year, public files for an hour), with two differences: its access log leaves query
 // strings out (here they carry credentials: the admin's `id_token` and the app proxy's signed query),
-// and a refusal Remix would answer 500 is answered as the refusal it is.
+// and a refusal or an outage Remix would answer 500 is answered as what it is (app/entry.server.tsx's `finalAnswer`).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 // The adapter's own conversions (not in its package's index): its handler, but with the app's last word on the answer.
@@ -50,10 +50,7 @@ app.all('*', async (req, res, next) => {
     const request = createRemixRequest(req, res);
     const response = await handle(request);
     if (!req.complete && request.body && !request.body.locked) void dropUnread(request.body, req.socket);
-    // A refusal Remix answers as a failure (app/entry.server.tsx's `refusal`) is answered as what it is.
-    const refused = build.entry.module.refusal(request);
-    if (refused) await response.body?.cancel();
-    await sendRemixResponse(res, refused ?? response);
+    await sendRemixResponse(res, await build.entry.module.finalAnswer(request, response));
   } catch (error) {
     next(error);
   }

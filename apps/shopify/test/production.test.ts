@@ -22,7 +22,7 @@ const GDPR_CUSTOMER = 'gid://shopify/Customer/3003';
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36';
 
 beforeAll(async () => {
-  prod = await startProduction({ gateCore: true });
+  prod = await startProduction({ gateCore: true, gateDatabase: true });
   prod.admin.customers.set(FLOW_CUSTOMER, { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', locale: 'fr-CA' });
   prod.admin.customers.set(GDPR_CUSTOMER, { firstName: 'Grace', lastName: 'Hopper', email: 'grace@example.com' });
 }, 120_000);
@@ -170,6 +170,56 @@ describe('install by id_token', () => {
     const german = await adminLoad('/app/programs/streak/xyz?locale=de');
     expect(german.status).toBe(404);
     expect(await german.text()).toContain('Diese Seite gibt es nicht, oder was sie zeigte, wurde gelöscht.');
+  });
+});
+
+describe('the app’s own database out of connections', () => {
+  it('answers 503 with Retry-After on every surface, a page where the admin shows one, and everything comes back with it', async () => {
+    const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
+    const bearer = { authorization: `Bearer ${token}`, 'user-agent': BROWSER };
+    const surfaces: [string, () => Promise<Response>][] = [
+      ['an admin page', () => adminLoad('/app/r/streak')],
+      ['its data', () => fetch(new URL('/app/r/streak.data', prod.url), { headers: bearer })],
+      [
+        'an admin action',
+        () =>
+          fetch(new URL('/app/onboarding', prod.url), {
+            method: 'POST',
+            headers: { ...bearer, 'content-type': 'application/json' },
+            body: JSON.stringify({ intent: 'widget', language: 'en' }),
+          }),
+      ],
+      ['a webhook', async () => prod.send(await webhookRequest('orders/paid', { id: 1 }))],
+      ['a Flow action', async () => prod.send(await flowRequest('execute-streak', { customer_id: 1001, streak_id: 'x' }))],
+      ['the app proxy', async () => prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }))],
+    ];
+    const output = prod.appOutput().length;
+    const full = prod.databaseGate!.full();
+    try {
+      for (const [surface, send] of surfaces) {
+        const res = await send();
+        const body = await res.text();
+        expect([surface, res.status, res.headers.get('retry-after')]).toEqual([surface, 503, '5']);
+        if (surface === 'an admin page') {
+          expect(body).toContain('This page could not be shown. Try again in a minute.');
+        } else if (surface !== 'its data') {
+          expect([surface, JSON.parse(body)]).toEqual([
+            surface,
+            { error: { code: 'unavailable', message: 'The app is briefly unavailable; nothing was done. Retry shortly.' } },
+          ]);
+        }
+      }
+    } finally {
+      full.restore();
+    }
+    // Said once a request, in a line: no stack trace for the environment's state.
+    const logged = prod.appOutput().slice(output);
+    expect(logged).toContain('[database] out of reach: sorry, too many clients already');
+    expect(logged).not.toMatch(/^\s+at /m);
+    const back = await adminLoad('/app/r/streak');
+    expect(back.status).toBe(200);
+    const proxied = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }));
+    expect(proxied.status).toBe(200);
   });
 });
 

@@ -27,3 +27,20 @@ export async function closePool(): Promise<void> {
   current = null;
   await open?.end();
 }
+
+/** SQLSTATE classes of an outage: 08 connection exceptions, 53 insufficient resources (too many clients), 57P0x shutdowns. */
+const OUTAGE_SQLSTATE = /^(08|53)[0-9A-Z]{3}$|^57P0[1-5]$/;
+const OUTAGE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
+/** pg's own words for a connection that went away under a query. */
+const OUTAGE_MESSAGE = /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i;
+
+/**
+ * Whether `error` is the app's database out of reach (down, restarting, out of connections) rather
+ * than a failure of what was asked: the request did nothing, and may be retried.
+ */
+export function isDatabaseOutage(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = 'code' in error ? error.code : undefined;
+  if (typeof code === 'string' && (OUTAGE_SQLSTATE.test(code) || OUTAGE_SOCKET.has(code))) return true;
+  return 'message' in error && typeof error.message === 'string' && OUTAGE_MESSAGE.test(error.message);
+}

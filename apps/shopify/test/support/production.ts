@@ -7,6 +7,7 @@ import { Client, createTestDatabase, PLATFORM_TOKEN } from '../../../core/test/s
 import { BUILT_CLI, type ServiceProcess, startProcessWith } from '../../../core/test/support/processes';
 import { ShopStore } from '../../app/storage/shops.server';
 import { type AdminStub, startAdminStub } from './admin-stub';
+import { type DatabaseGate, startDatabaseGate } from './database-gate';
 import { serveBuild } from './serve';
 import { appConfig, SHOPIFY } from './stack';
 
@@ -40,6 +41,8 @@ export interface Production {
    * that `match` until released (the core then answers whoever is still listening).
    */
   coreGate: CoreGate | null;
+  /** With `gateDatabase`: the app (not the test) reaches its own database through this gate. */
+  databaseGate: DatabaseGate | null;
   /** Sends a request built for the app's public URL (as the test helpers build them) to the server. */
   send(request: Request): Promise<Response>;
   close(): Promise<void>;
@@ -127,7 +130,9 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
   };
 }
 
-export async function startProduction(options: { gateCore?: boolean; coreEnv?: Record<string, string> } = {}): Promise<Production> {
+export async function startProduction(
+  options: { gateCore?: boolean; gateDatabase?: boolean; coreEnv?: Record<string, string> } = {},
+): Promise<Production> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`pnpm --filter @loyalty/core run build\` first`);
   const coreDb = await createTestDatabase();
   const core = await startProcessWith(
@@ -170,9 +175,15 @@ export async function startProduction(options: { gateCore?: boolean; coreEnv?: R
   await new Promise<void>((resolve) => forwarder.listen(0, '127.0.0.1', resolve));
   const eventsUrl = `http://127.0.0.1:${(forwarder.address() as AddressInfo).port}/loyalty/events`;
   const appDb = await createTestDatabase({ empty: true });
+  const databaseGate = options.gateDatabase ? await startDatabaseGate(appDb.url) : null;
   const encryptionKey = randomBytes(32);
   const appEnv = {
-    ...appConfig({ databaseUrl: appDb.url, coreUrl: gate?.origin ?? coreOrigin, platformToken: PLATFORM_TOKEN, encryptionKey }),
+    ...appConfig({
+      databaseUrl: databaseGate?.url ?? appDb.url,
+      coreUrl: gate?.origin ?? coreOrigin,
+      platformToken: PLATFORM_TOKEN,
+      encryptionKey,
+    }),
     // Shoppers' browsers reach the core itself: only the app's own requests pass the gate.
     LOYALTY_CORE_PUBLIC_URL: coreOrigin,
     LOYALTY_EVENTS_URL: eventsUrl,
@@ -200,6 +211,7 @@ export async function startProduction(options: { gateCore?: boolean; coreEnv?: R
     coreDatabaseUrl: coreDb.url,
     admin,
     coreGate: gate,
+    databaseGate,
     shops: new ShopStore(() => appPool, encryptionKey),
     appPool,
     serveAgain: () => serveBuild(admin.origin, appEnv),
@@ -219,6 +231,7 @@ export async function startProduction(options: { gateCore?: boolean; coreEnv?: R
       await appPool.end();
       await admin.close();
       await gate?.close();
+      await databaseGate?.close();
       await core.kill();
       await appDb.drop();
       await coreDb.drop();
