@@ -50,7 +50,8 @@ export default function App() {
  * What a page outside the admin's own boundary (app.tsx) answers when it cannot be shown: an
  * address naming nothing, a method the page does not take, a failure. Remix's default boundary
  * would log each of them as an error, a stranger's 404 included; a failure is logged where it
- * happened (entry.server's handleError), and the status stays the one Remix set.
+ * happened (entry.server's handleError), and the status stays the one Remix set (but for the
+ * app's database out of reach, which the server answers 503: entry.server's finalAnswer).
  */
 export function ErrorBoundary() {
   const error = useRouteError();
