@@ -173,11 +173,12 @@ describe('install by id_token', () => {
   });
 });
 
-describe('the app’s own database out of connections', () => {
-  it('answers 503 with Retry-After on every surface, a page where the admin shows one, and everything comes back with it', async () => {
+describe('the app’s own database out of reach', () => {
+  /** A request on each surface that needs the app's database, as its sender makes it. */
+  async function surfaces(): Promise<[string, () => Promise<Response>][]> {
     const { token } = await getJwt(TEST_SHOP_NAME, SHOPIFY.apiKey, SHOPIFY.apiSecretKey);
     const bearer = { authorization: `Bearer ${token}`, 'user-agent': BROWSER };
-    const surfaces: [string, () => Promise<Response>][] = [
+    return [
       ['an admin page', () => adminLoad('/app/r/streak')],
       ['its data', () => fetch(new URL('/app/r/streak.data', prod.url), { headers: bearer })],
       [
@@ -193,22 +194,31 @@ describe('the app’s own database out of connections', () => {
       ['a Flow action', async () => prod.send(await flowRequest('execute-streak', { customer_id: 1001, streak_id: 'x' }))],
       ['the app proxy', async () => prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }))],
     ];
+  }
+
+  /** Each surface's answer is the outage's: 503 with Retry-After, the admin's error page or the app's error body. */
+  async function expectOutage(surface: string, res: Response): Promise<void> {
+    const body = await res.text();
+    expect([surface, res.status, res.headers.get('retry-after')]).toEqual([surface, 503, '5']);
+    if (surface === 'an admin page') expect(body).toContain('This page could not be shown. Try again in a minute.');
+    else if (surface !== 'its data')
+      expect([surface, JSON.parse(body)]).toEqual([
+        surface,
+        { error: { code: 'unavailable', message: 'The app is briefly unavailable; nothing was done. Retry shortly.' } },
+      ]);
+  }
+
+  async function expectBack(): Promise<void> {
+    expect((await adminLoad('/app/r/streak')).status).toBe(200);
+    expect((await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }))).status).toBe(200);
+  }
+
+  it('out of connections: 503 with Retry-After on every surface, a page where the admin shows one, and everything comes back with it', async () => {
+    const sends = await surfaces();
     const output = prod.appOutput().length;
     const full = prod.databaseGate!.full();
     try {
-      for (const [surface, send] of surfaces) {
-        const res = await send();
-        const body = await res.text();
-        expect([surface, res.status, res.headers.get('retry-after')]).toEqual([surface, 503, '5']);
-        if (surface === 'an admin page') {
-          expect(body).toContain('This page could not be shown. Try again in a minute.');
-        } else if (surface !== 'its data') {
-          expect([surface, JSON.parse(body)]).toEqual([
-            surface,
-            { error: { code: 'unavailable', message: 'The app is briefly unavailable; nothing was done. Retry shortly.' } },
-          ]);
-        }
-      }
+      for (const [surface, send] of sends) await expectOutage(surface, await send());
     } finally {
       full.restore();
     }
@@ -216,10 +226,22 @@ describe('the app’s own database out of connections', () => {
     const logged = prod.appOutput().slice(output);
     expect(logged).toContain('[database] out of reach: sorry, too many clients already');
     expect(logged).not.toMatch(/^\s+at /m);
-    const back = await adminLoad('/app/r/streak');
-    expect(back.status).toBe(200);
-    const proxied = await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }));
-    expect(proxied.status).toBe(200);
+    await expectBack();
+  });
+
+  it('not answering (a failover, a partition): the same 503 once a connection could not be had in time, not a request left hanging', async () => {
+    const sends = await surfaces();
+    const silent = prod.databaseGate!.silent();
+    try {
+      const started = Date.now();
+      const answers = await Promise.all(sends.map(async ([surface, send]) => [surface, await send()] as const));
+      for (const [surface, res] of answers) await expectOutage(surface, res);
+      // The pool's wait for a connection (10 s), not Shopify's own timeout or the operating system's.
+      expect(Date.now() - started).toBeLessThan(20_000);
+    } finally {
+      silent.restore();
+    }
+    await expectBack();
   });
 });
 

@@ -2,11 +2,23 @@ import pg from 'pg';
 import { config } from '../config.server';
 
 /** A pool on the app's database of at most `max` connections; what a process keeps open is its business (see pool()). */
+/**
+ * How long a query waits for a connection (one free in the pool, or a new one opened): past it the
+ * database counts as out of reach and the request is answered 503, rather than hanging on a
+ * server that does not answer (a failover, a network partition) until Shopify's own timeout.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createPool(url: string, max = 10): pg.Pool {
   // No JIT: the app's queries are short, and PostgreSQL's estimate for a JSON array's elements (100
   // rows each) would have it spend seconds compiling the dashboard's few-millisecond queries. Enough
   // memory to group a quarter's ordering customers (100,000 of a large shop) without spilling to disk.
-  const pool = new pg.Pool({ connectionString: url, max, options: '-c jit=off -c work_mem=32MB' });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    options: '-c jit=off -c work_mem=32MB',
+  });
   // An idle connection the server drops (restart, failover) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', () => undefined);
@@ -31,8 +43,9 @@ export async function closePool(): Promise<void> {
 /** SQLSTATE classes of an outage: 08 connection exceptions, 53 insufficient resources (too many clients), 57P0x shutdowns. */
 const OUTAGE_SQLSTATE = /^(08|53)[0-9A-Z]{3}$|^57P0[1-5]$/;
 const OUTAGE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN']);
-/** pg's own words for a connection that went away under a query. */
-const OUTAGE_MESSAGE = /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i;
+/** pg's own words for a connection that went away under a query, or that could not be had in time. */
+const OUTAGE_MESSAGE =
+  /Connection terminated|connection is not open|Client was closed|not queryable|connection error|timeout exceeded when trying to connect/i;
 
 /**
  * Whether `error` is the app's database out of reach (down, restarting, out of connections) rather

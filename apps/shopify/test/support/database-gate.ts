@@ -8,6 +8,11 @@ export interface DatabaseGate {
    * clients already").
    */
   full(): { restore(): void };
+  /**
+   * Until `restore`, the database does not answer, as behind a failover or a network partition: the
+   * connections open are dropped, and each new one is accepted and never answered.
+   */
+  silent(): { restore(): void };
 }
 
 /** PostgreSQL's ErrorResponse message: 'E', its length, then each field as a type byte and a C string, then a zero byte. */
@@ -31,16 +36,14 @@ const TOO_MANY_CLIENTS = errorResponse({ S: 'FATAL', V: 'FATAL', C: '53300', M: 
 export async function startDatabaseGate(databaseUrl: string): Promise<DatabaseGate & { url: string; close(): Promise<void> }> {
   const target = new URL(databaseUrl);
   const open = new Set<Socket>();
-  let isFull = false;
+  let mode: 'open' | 'full' | 'silent' = 'open';
   const server = createServer((client) => {
     open.add(client);
     client.on('close', () => open.delete(client));
     client.on('error', () => undefined);
-    if (isFull) {
-      // PostgreSQL reads the startup message before it refuses.
-      client.once('data', () => client.end(TOO_MANY_CLIENTS));
-      return;
-    }
+    // PostgreSQL reads the startup message before it refuses.
+    if (mode === 'full') client.once('data', () => client.end(TOO_MANY_CLIENTS));
+    if (mode !== 'open') return;
     const upstream = connect(Number(target.port || 5432), target.hostname);
     open.add(upstream);
     upstream.on('close', () => {
@@ -51,17 +54,25 @@ export async function startDatabaseGate(databaseUrl: string): Promise<DatabaseGa
     client.on('close', () => upstream.destroy());
     client.pipe(upstream).pipe(client);
   });
+  const become = (next: typeof mode) => {
+    mode = next;
+    for (const socket of open) socket.destroy();
+    return {
+      restore() {
+        mode = 'open';
+        // What was accepted while out of reach would still hang a connection being opened.
+        for (const socket of open) socket.destroy();
+      },
+    };
+  };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = new URL(databaseUrl);
   url.hostname = '127.0.0.1';
   url.port = String((server.address() as AddressInfo).port);
   return {
     url: url.toString(),
-    full() {
-      isFull = true;
-      for (const socket of open) socket.destroy();
-      return { restore: () => (isFull = false) };
-    },
+    full: () => become('full'),
+    silent: () => become('silent'),
     close() {
       for (const socket of open) socket.destroy();
       return new Promise<void>((resolve) => server.close(() => resolve()));
