@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
-import { ConnectionPool, type PooledConnection } from './pool.js';
+import { CONNECT_TIMEOUT_MS, ConnectionPool, type PooledConnection } from './pool.js';
 
 // numeric and bigint arrive as strings by default; every value we store fits a double.
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
@@ -19,8 +19,16 @@ const released = Promise.resolve();
 
 export function createDb(connectionString: string, poolMax = 10): Db {
   const pool = new ConnectionPool(
-    // A query on a connection the server dropped without a word (a restart) fails instead of hanging.
-    { connectionString, application_name: 'loyalty', query_timeout: 60_000, keepAlive: true },
+    // A query on a connection the server dropped without a word (a restart) fails instead of hanging,
+    // and so does opening one on a server that does not answer (a failover, a partition): a connection
+    // left opening would hold its place in the pool for good.
+    {
+      connectionString,
+      application_name: 'loyalty',
+      query_timeout: 60_000,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    },
     { max: poolMax, acquireTimeoutMs: 10_000 },
   );
   const db = knexFactory({ client: 'pg', connectionPool: pool });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { CONNECT_TIMEOUT_MS } from './pool.js';
 
 export interface Listener {
   stop(): Promise<void>;
@@ -19,7 +20,12 @@ export function listen(databaseUrl: string, channel: string, handlers: { onNotif
   };
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: databaseUrl, application_name: `loyalty-listener-${channel}` });
+    // A connect left hanging on a server that does not answer would never retry.
+    const c = new pg.Client({
+      connectionString: databaseUrl,
+      application_name: `loyalty-listener-${channel}`,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     c.on('notification', () => handlers.onNotify());
     c.on('error', (err) => {
       logger.warn({ err, channel }, 'listener lost its connection; reconnecting');

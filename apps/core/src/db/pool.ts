@@ -30,6 +30,9 @@ interface Waiter {
   since: bigint;
 }
 
+/** How long opening a connection may take before it counts as failed: the server does not answer. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Raised when no connection frees up in time: the pool is full of work that does not finish. */
 export class PoolTimeoutError extends Error {
   constructor(waitedMs: number) {

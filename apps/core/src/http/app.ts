@@ -61,7 +61,8 @@ function isUnavailable(err: unknown): boolean {
     err instanceof PoolTimeoutError ||
     ('message' in err &&
       typeof err.message === 'string' &&
-      /Connection terminated|connection is not open|Client was closed|not queryable|connection error/i.test(err.message))
+      // pg's words for a connection that went away, or (`timeout expired`) that could not be opened in time.
+      /Connection terminated|connection is not open|Client was closed|not queryable|connection error|^timeout expired$/i.test(err.message))
   );
 }
 

@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss';
 import { ensureQueue } from '../db/job-queue.js';
+import { CONNECT_TIMEOUT_MS } from '../db/pool.js';
 import type { Services } from '../services.js';
 import { listenForEvents, Wakeup } from '../events/wakeup.js';
 import { createResolver } from '../webhooks/addresses.js';
@@ -69,13 +70,17 @@ export async function startWorkers(
   databaseUrl: string,
   { pollMs = DELIVERY_POLL_MS, jobExpiry = expiryFor(s.config.sweepExpirySeconds) }: { pollMs?: number; jobExpiry?: JobExpiry } = {},
 ): Promise<Workers> {
-  const boss = new PgBoss({
+  // pg-boss hands its options to its pg pool, whose connection timeout its types leave out: without
+  // it, a connection left opening on a server that does not answer holds its place for good.
+  const options: PgBoss.ConstructorOptions & { connectionTimeoutMillis: number } = {
     connectionString: databaseUrl,
     schema: 'pgboss',
     application_name: 'loyalty-worker',
     max: 4,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     maintenanceIntervalSeconds: jobExpiry.maintenanceSeconds,
-  });
+  };
+  const boss = new PgBoss(options);
   boss.on('error', (err) => s.logger.error({ err }, 'job queue error'));
   await boss.start();
   await ensureQueue(boss, { name: SWEEP_QUEUE, policy: 'stately', retryLimit: 3, retryDelay: 5, expireInSeconds: jobExpiry.sweepSeconds });

@@ -7,7 +7,7 @@ import { Client, createTestDatabase, PLATFORM_TOKEN } from '../../../core/test/s
 import { BUILT_CLI, type ServiceProcess, startProcessWith } from '../../../core/test/support/processes';
 import { ShopStore } from '../../app/storage/shops.server';
 import { type AdminStub, startAdminStub } from './admin-stub';
-import { type DatabaseGate, startDatabaseGate } from './database-gate';
+import { type DatabaseGate, startDatabaseGate } from '../../../core/test/support/database-gate';
 import { serveBuild } from './serve';
 import { appConfig, SHOPIFY } from './stack';
 

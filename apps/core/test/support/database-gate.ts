@@ -31,7 +31,8 @@ const TOO_MANY_CLIENTS = errorResponse({ S: 'FATAL', V: 'FATAL', C: '53300', M: 
 
 /**
  * A TCP forwarder in front of the PostgreSQL server of `databaseUrl`; answers the same URL through it.
- * The app under test reaches its database through the gate, the test reaches it directly.
+ * The process under test (the core, the Shopify app) reaches its database through the gate, the test
+ * reaches it directly.
  */
 export async function startDatabaseGate(databaseUrl: string): Promise<DatabaseGate & { url: string; close(): Promise<void> }> {
   const target = new URL(databaseUrl);
@@ -57,13 +58,8 @@ export async function startDatabaseGate(databaseUrl: string): Promise<DatabaseGa
   const become = (next: typeof mode) => {
     mode = next;
     for (const socket of open) socket.destroy();
-    return {
-      restore() {
-        mode = 'open';
-        // What was accepted while out of reach would still hang a connection being opened.
-        for (const socket of open) socket.destroy();
-      },
-    };
+    // What was accepted while silent stays silent, as behind a real partition: a client must give up on it itself.
+    return { restore: () => (mode = 'open') };
   };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = new URL(databaseUrl);
