@@ -110,7 +110,11 @@ const SHOES_AND_HAT: OrderSpec = {
 
 beforeAll(async () => {
   // A hold's "day" is a second here, and the core's scheduler looks twice a second.
-  prod = await startProduction({ gateCore: true, coreEnv: { LOYALTY_HOLD_DAY_SECONDS: '1', LOYALTY_SCHEDULER_INTERVAL_MS: '500' } });
+  prod = await startProduction({
+    gateCore: true,
+    gateDatabase: true,
+    coreEnv: { LOYALTY_HOLD_DAY_SECONDS: '1', LOYALTY_SCHEDULER_INTERVAL_MS: '500' },
+  });
   prod.admin.customers.set(`gid://shopify/Customer/${CUSTOMER}`, { firstName: 'Ada', lastName: 'Lovelace', email: 'c501@example.com' });
   prod.admin.productCollections.set(`gid://shopify/Product/${SHOE}`, [SHOES, 'gid://shopify/Collection/1']);
   prod.admin.productCollections.set(`gid://shopify/Product/${HAT}`, ['gid://shopify/Collection/1']);
@@ -798,6 +802,23 @@ describe('customers/redact while one of the customer’s orders is being earned'
     expect(members.body.data).toEqual([]);
     expect(await logs('streak', streak, 'order:8801')).toEqual([]);
     expect(await logs('challenge', spend, 'order:8801')).toEqual([]);
+  }, 60_000);
+});
+
+describe('the app’s database dropping its connections while an order is being earned', () => {
+  it('fails that attempt, not the process: the order is earned once on the next', async () => {
+    const held = prod.coreGate!.hold((method, path) => method === 'POST' && path.startsWith('/api/v1.0/schema/streak_log/record'));
+    await deliver('orders/paid', orderPayload(8901, SHOES_AND_HAT));
+    // The worker holds the order's row in a transaction while it waits for the core.
+    await held.arrived;
+    const output = prod.appOutput().length;
+    prod.databaseGate!.full().restore();
+    held.release();
+    expect(await worked('order:8901')).toMatchObject({ status: 'done' });
+    expect(await logs('streak', streak, 'order:8901')).toHaveLength(1);
+    expect((await logs('challenge', spend, 'order:8901')).map((l) => l.activityValue)).toEqual([75]);
+    expect(prod.appOutput().slice(output)).not.toContain("Unhandled 'error' event");
+    expect((await fetch(`${prod.url}/healthz`)).status).toBe(200);
   }, 60_000);
 });
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
 import { type Production, startProduction } from './support/production';
+import { until } from './support/until';
 import { flowRequest, proxyRequest, SHOPIFY, webhookRequest } from './support/stack';
 import { streakWithFirstDayReward, streakWithFirstDayStampedReward } from './support/programs';
 
@@ -229,8 +230,22 @@ describe('the app’s own database out of reach', () => {
     await expectBack();
   });
 
-  it('not answering (a failover, a partition): the same 503 once a connection could not be had in time, not a request left hanging', async () => {
+  /** The worker's loops listening for their tables' notifications, as the database (past the gate) has them. */
+  const listeners = async () =>
+    (
+      await prod.appPool.query<{ name: string }>(
+        `select application_name as name from pg_stat_activity
+          where datname = current_database() and application_name like 'loyalty-shopify-listen-%' order by 1`,
+      )
+    ).rows.map((r) => r.name);
+
+  it('not answering (a failover, a partition): the same 503 once a connection could not be had in time, not a request left hanging; the worker listens again', async () => {
     const sends = await surfaces();
+    // The worker's four loops (Flow triggers and discounts, earning, exclusions, balance imports), back from the test before.
+    const listening = await until('the worker listening', async () => {
+      const names = await listeners();
+      return names.length === 4 && names;
+    });
     const silent = prod.databaseGate!.silent();
     try {
       const started = Date.now();
@@ -242,6 +257,8 @@ describe('the app’s own database out of reach', () => {
       silent.restore();
     }
     await expectBack();
+    // Its connects on the silent server give up (10 s), and the next poll listens again.
+    await until('the worker listening again', async () => (await listeners()).join() === listening.join());
   });
 });
 

@@ -22,6 +22,10 @@ export function createPool(url: string, max = 10): pg.Pool {
   // An idle connection the server drops (restart, failover) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', () => undefined);
+  // Nor may one lent out, which the pool no longer listens to: held between a transaction's
+  // statements while its holder awaits the core or Shopify, its drop would be an unhandled error
+  // event. Its holder's next statement fails instead, and the pool drops it when it is given back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 

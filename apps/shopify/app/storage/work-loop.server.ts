@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { CONNECT_TIMEOUT_MS } from './pool.server';
 
 export interface WorkLoopOptions {
   /** For the connection the loop listens on, held apart from the pool. */
@@ -82,7 +83,13 @@ export class WorkLoop {
   /** Opens the listening connection when there is none; one that is lost is opened again at the next poll. */
   private async listen(): Promise<void> {
     if (this.listener || this.stopped) return;
-    const client = new pg.Client({ connectionString: this.options.databaseUrl });
+    // Named, so an operator sees what listens; and a connect on a server that does not answer gives
+    // up, or the loop would never listen again (it polls meanwhile).
+    const client = new pg.Client({
+      connectionString: this.options.databaseUrl,
+      application_name: `loyalty-shopify-listen-${this.options.channel}`,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     this.listener = client;
     const drop = () => {
       if (this.listener !== client) return;
