@@ -171,11 +171,11 @@ interface Postmaster {
 const SERVER_SETTINGS = ['-c', 'commit_delay=1000'];
 
 /** Runs the server binary and resolves once it accepts connections; rejects with its log if it exits first. */
-async function spawnPostmaster(dir: string, port: number): Promise<Postmaster> {
+async function spawnPostmaster(dir: string, port: number, settings: readonly string[]): Promise<Postmaster> {
   const { postgres } = (await import(pathToFileURL(platformPackage()).href)) as { postgres: string };
   // A process group of its own: Ctrl-C in a terminal reaches only the service, which stops the
   // API and workers before the database, not all of them at once.
-  const child = spawn(postgres, ['-D', dir, '-p', String(port), ...SERVER_SETTINGS], {
+  const child = spawn(postgres, ['-D', dir, '-p', String(port), ...SERVER_SETTINGS, ...settings.flatMap((setting) => ['-c', setting])], {
     ...postgresUserIds(),
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -221,7 +221,13 @@ async function ensureDatabase(port: number, database: string): Promise<void> {
  * after clearing what a crashed run left in its data dir, and keeps it running: when it exits
  * unexpectedly it is started again, on the same port, with backoff, until stop().
  */
-export async function startEmbeddedPostgres(dataDir: string, database = 'loyalty', logger?: Logger): Promise<EmbeddedServer> {
+/** `settings` are the server's own (`name=value`), over its defaults. */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  database = 'loyalty',
+  logger?: Logger,
+  settings: readonly string[] = [],
+): Promise<EmbeddedServer> {
   const dir = resolve(dataDir, 'pg');
   mkdirSync(resolve(dataDir), { recursive: true });
   letPostgresUserTraverse([dirname(platformPackage()), resolve(dataDir)]);
@@ -247,7 +253,7 @@ export async function startEmbeddedPostgres(dataDir: string, database = 'loyalty
   const launch = () =>
     (starting = (async () => {
       await clearLeftover(dir, logger);
-      const postmaster = await spawnPostmaster(dir, port);
+      const postmaster = await spawnPostmaster(dir, port, settings);
       current = postmaster;
       const startedAt = Date.now();
       void postmaster.exited.then(() => {

@@ -27,7 +27,9 @@ export default async function setup(project: TestProject) {
     dataDir = mkdtempSync(join(tmpdir(), 'loyalty-test-pg-'));
     // The server may run as another user (when tests run as root); it must reach its folder.
     chmodSync(dataDir, 0o755);
-    const embedded = await startEmbeddedPostgres(dataDir, 'postgres_admin');
+    // Two files at a time, each with its own service processes and their pools (the Shopify app's
+    // files run the core and the app, some a second app process): past PostgreSQL's default of 100.
+    const embedded = await startEmbeddedPostgres(dataDir, 'postgres_admin', undefined, ['max_connections=200']);
     adminUrl = embedded.url;
     stopEmbedded = embedded.stop;
   }
