@@ -20,6 +20,9 @@ export const streamTimeout = 5000;
 const CROSS_ORIGIN_ACTION = /origin` header from a forwarded action request\. Aborting the action\.$/;
 const crossOriginActions = new WeakSet<Request>();
 
+/** What Remix puts in place of a failure's error outside development. */
+const isSanitized = (error: unknown) => error instanceof Error && error.message === 'Unexpected Server Error';
+
 /** Requests that failed because the app's database was out of reach: answered 503 by `finalAnswer`. */
 const outages = new WeakSet<Request>();
 
@@ -39,6 +42,8 @@ export const handleError: HandleErrorFunction = (error, { request }) => {
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   const wrapped = isRouteErrorResponse(error) && 'error' in error ? error.error : undefined;
   const failure = wrapped ?? error;
+  // A page's failure comes back as Remix's sanitized stand-in, here and in the render; its real error was told first.
+  if (isSanitized(failure)) return;
   if (isDatabaseOutage(failure)) {
     outages.add(request);
     console.error(`[database] out of reach: ${failure instanceof Error ? failure.message : String(failure)}`);
@@ -106,7 +111,7 @@ export default async function handleRequest(
       onShellError: reject,
       onError: (error: unknown) => {
         responseStatusCode = 500;
-        console.error(error);
+        if (!isSanitized(error)) console.error(error);
       },
     });
     setTimeout(abort, streamTimeout + 1000);

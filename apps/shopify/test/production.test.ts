@@ -227,6 +227,7 @@ describe('the app’s own database out of reach', () => {
     const logged = prod.appOutput().slice(output);
     expect(logged).toContain('[database] out of reach: sorry, too many clients already');
     expect(logged).not.toMatch(/^\s+at /m);
+    expect(logged).not.toContain('Unexpected Server Error');
     await expectBack();
   });
 
