@@ -1,7 +1,6 @@
 import pg from 'pg';
 import { config } from '../config.server';
 
-/** A pool on the app's database of at most `max` connections; what a process keeps open is its business (see pool()). */
 /**
  * How long a query waits for a connection (one free in the pool, or a new one opened): past it the
  * database counts as out of reach and the request is answered 503, rather than hanging on a
@@ -9,6 +8,7 @@ import { config } from '../config.server';
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/** A pool on the app's database of at most `max` connections; what a process keeps open is its business (see pool()). */
 export function createPool(url: string, max = 10): pg.Pool {
   // No JIT: the app's queries are short, and PostgreSQL's estimate for a JSON array's elements (100
   // rows each) would have it spend seconds compiling the dashboard's few-millisecond queries. Enough
