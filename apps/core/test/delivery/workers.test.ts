@@ -23,7 +23,13 @@ async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true', LOYALTY_EMAIL_TRANSPORT: 'file', LOYALTY_DATA_DIR: dataDir });
+  // The queue's own sweeps come at start and then hourly, so a test's sweepNow races none but the first.
+  app = await startTestApp({
+    LOYALTY_WEBHOOK_ALLOW_PRIVATE: 'true',
+    LOYALTY_EMAIL_TRANSPORT: 'file',
+    LOYALTY_DATA_DIR: dataDir,
+    LOYALTY_SCHEDULER_INTERVAL_MS: '3600000',
+  });
   acct = await app.createAccount();
   receiver = await startReceiver();
   // Idle workers poll only every ten minutes here, so a delivery within seconds proves NOTIFY woke them.
@@ -79,6 +85,12 @@ describe('worker loop', () => {
   });
 
   it('runs every sweep step when one fails, then fails the job with what failed', async () => {
+    // The queue's first sweep, run beside this test's, would lock the held row first (SKIP LOCKED) or fail and be retried.
+    await until(
+      async () =>
+        (await app.db.raw(`select 1 from pgboss.job where name = 'loyalty-sweep' and state = 'completed'`)).rows.length > 0 &&
+        (await app.db.raw(`select 1 from pgboss.job where name = 'loyalty-sweep' and state < 'completed'`)).rows.length === 0,
+    );
     const post = (slug: string, body: Record<string, unknown>) => accepted(acct.api.post(`/schema/${slug}/record`, body));
     // A held reward log the database refuses to issue (as a bad row would), due now.
     const streak = await post('streak', { name: 'Held', status: 'live', rewardHoldDays: 1 });
