@@ -15,6 +15,11 @@ export interface WorkLoopOptions {
    * with SKIP LOCKED, so lanes never take the same one; each lane holds a pooled connection.
    */
   lanes?: number;
+  /**
+   * Whether any unit is due, asked before a pass of several lanes: an idle poll then takes one
+   * connection for a moment, rather than one per lane, which a poll each second would keep open.
+   */
+  anyDue?(): Promise<boolean>;
 }
 
 /**
@@ -63,11 +68,13 @@ export class WorkLoop {
       do {
         this.again = false;
         try {
-          await Promise.all(
-            Array.from({ length: this.options.lanes ?? 1 }, async () => {
-              while (await this.options.step());
-            }),
-          );
+          const lanes = this.options.lanes ?? 1;
+          if (lanes === 1 || !this.options.anyDue || (await this.options.anyDue()))
+            await Promise.all(
+              Array.from({ length: lanes }, async () => {
+                while (await this.options.step());
+              }),
+            );
         } catch (err) {
           console.error(`[${this.options.name}] pass failed: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
         }
