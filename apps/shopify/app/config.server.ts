@@ -17,6 +17,8 @@ export interface AppConfig {
   retrySchedule: number[];
   /** Rows of balance imports a worker process works at once, on connections of their own. */
   pointsImportLanes: number;
+  /** Connections a process's pool on the app's database opens at most (the import lanes' come on top). */
+  dbPoolMax: number;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -48,9 +50,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const retrySchedule = (env.LOYALTY_SHOPIFY_RETRY_SCHEDULE ?? '5,30,120,600,1800').split(',').map((s) => Number(s.trim()));
   if (retrySchedule.some((n) => !Number.isFinite(n) || n < 0))
     problems.push('LOYALTY_SHOPIFY_RETRY_SCHEDULE must be comma-separated non-negative seconds');
-  const pointsImportLanes = Number(env.LOYALTY_POINTS_IMPORT_LANES?.trim() || 4);
-  if (!Number.isInteger(pointsImportLanes) || pointsImportLanes < 1 || pointsImportLanes > 16)
-    problems.push('LOYALTY_POINTS_IMPORT_LANES must be a whole number from 1 to 16');
+  const whole = (name: string, fallback: number, min: number, max: number): number => {
+    const value = Number(env[name]?.trim() || fallback);
+    if (!Number.isInteger(value) || value < min || value > max) problems.push(`${name} must be a whole number from ${min} to ${max}`);
+    return value;
+  };
+  const pointsImportLanes = whole('LOYALTY_POINTS_IMPORT_LANES', 4, 1, 16);
+  const dbPoolMax = whole('LOYALTY_SHOPIFY_DB_POOL_MAX', 10, 2, 100);
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const scopes = (
     env.SCOPES ??
@@ -72,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     eventsUrl,
     retrySchedule,
     pointsImportLanes,
+    dbPoolMax,
   };
 }
 

@@ -218,8 +218,8 @@ async function main(): Promise<void> {
   // own pool (createPool, as the web role opens it) can be loaded, and for its web role below.
   const config = appConfig({ databaseUrl: db.url, coreUrl: 'http://127.0.0.1:9', platformToken: 'bench' });
   Object.assign(process.env, config);
-  const { createPool } = await import('../app/storage/pool.server');
-  const pool = createPool(db.url);
+  const [{ createPool }, { config: loaded }] = await Promise.all([import('../app/storage/pool.server'), import('../app/config.server')]);
+  const pool = createPool(db.url, loaded.dbPoolMax);
   try {
     execFileSync(process.execPath, [fileURLToPath(new URL('../build/commands/migrate.js', import.meta.url))], { stdio: 'inherit' });
     await seed(pool);

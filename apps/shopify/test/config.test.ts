@@ -17,6 +17,15 @@ describe('the app’s configuration', () => {
       );
   });
 
+  it('opens at most ten connections to its database in a process unless told otherwise, from 2 to 100', () => {
+    expect(loadConfig(env).dbPoolMax).toBe(10);
+    expect(loadConfig({ ...env, LOYALTY_SHOPIFY_DB_POOL_MAX: '4' }).dbPoolMax).toBe(4);
+    for (const bad of ['1', '101', '4.5', 'ten'])
+      expect(() => loadConfig({ ...env, LOYALTY_SHOPIFY_DB_POOL_MAX: bad })).toThrow(
+        'LOYALTY_SHOPIFY_DB_POOL_MAX must be a whole number from 2 to 100',
+      );
+  });
+
   it('names every problem at once (the core’s public URL defaults to the core’s)', () => {
     expect(() =>
       loadConfig({ ...env, LOYALTY_CORE_URL: 'core', LOYALTY_SHOPIFY_RETRY_SCHEDULE: '5,x', LOYALTY_POINTS_IMPORT_LANES: '0' }),

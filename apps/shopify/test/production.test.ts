@@ -71,6 +71,20 @@ describe('the production server', () => {
     // Its first pass starts as the app's module loads, while the tables are being created.
     expect(prod.appOutput()).not.toContain('[loyalty-loop] pass failed');
   });
+
+  it('keeps one connection for balance imports while none is due, not one per lane', async () => {
+    const importConnections = async () =>
+      Number(
+        (
+          await prod.appPool.query(
+            `select count(*) n from pg_stat_activity where datname = current_database() and application_name = 'loyalty-shopify-import'`,
+          )
+        ).rows[0].n,
+      );
+    // The import loop polls each second; its pool keeps a connection ten seconds after its last use.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(await importConnections()).toBe(1);
+  });
 });
 
 describe('install by id_token', () => {
@@ -209,8 +223,9 @@ describe('the app’s own database out of reach', () => {
       ]);
   }
 
+  /** Everything answers again; after a silence, within the 10 s that connects begun during it hold their pool's places. */
   async function expectBack(): Promise<void> {
-    expect((await adminLoad('/app/r/streak')).status).toBe(200);
+    await until('the admin back', async () => (await adminLoad('/app/r/streak')).status === 200);
     expect((await prod.send(await proxyRequest('/apps/loyalty/token', { logged_in_customer_id: '2002' }))).status).toBe(200);
   }
 

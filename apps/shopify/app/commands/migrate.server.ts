@@ -7,7 +7,7 @@ import { createPool } from '../storage/pool.server';
  * app's migrations and exits; 1 when they could not be applied.
  */
 async function main(): Promise<void> {
-  const pool = createPool(config.databaseUrl);
+  const pool = createPool(config.databaseUrl, config.dbPoolMax);
   try {
     const applied = await migrate(pool);
     console.log(applied.length ? `[loyalty] migrations applied: ${applied.join(', ')}` : '[loyalty] migrations: none to apply');

@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const exclusions = exclusionsSweepLoop(common);
   // The import's lanes wait on Shopify and the core with a row held: on connections of their own, so
   // a large import never takes order earning's.
-  const importPool = createPool(config.databaseUrl, config.pointsImportLanes);
+  const importPool = createPool(config.databaseUrl, config.pointsImportLanes, 'loyalty-shopify-import');
   const imports = pointsImportLoop({ ...common, pool: importPool }, config.pointsImportLanes);
   sender.start();
   earning.start();

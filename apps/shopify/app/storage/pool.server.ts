@@ -8,14 +8,18 @@ import { config } from '../config.server';
  */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
-/** A pool on the app's database of at most `max` connections; what a process keeps open is its business (see pool()). */
-export function createPool(url: string, max = 10): pg.Pool {
+/**
+ * A pool on the app's database of at most `max` connections; what a process keeps open is its
+ * business (see pool()). `name` is the connections' application_name, which pg_stat_activity shows.
+ */
+export function createPool(url: string, max: number, name = 'loyalty-shopify'): pg.Pool {
   // No JIT: the app's queries are short, and PostgreSQL's estimate for a JSON array's elements (100
   // rows each) would have it spend seconds compiling the dashboard's few-millisecond queries. Enough
   // memory to group a quarter's ordering customers (100,000 of a large shop) without spilling to disk.
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    application_name: name,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     options: '-c jit=off -c work_mem=32MB',
   });
@@ -33,7 +37,7 @@ let current: pg.Pool | null = null;
 
 /** The process's pool on the app's database, created on first use: importing the app opens nothing. */
 export function pool(): pg.Pool {
-  current ??= createPool(config.databaseUrl);
+  current ??= createPool(config.databaseUrl, config.dbPoolMax);
   return current;
 }
 
