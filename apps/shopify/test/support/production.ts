@@ -9,7 +9,7 @@ import { ShopStore } from '../../app/storage/shops.server';
 import { type AdminStub, startAdminStub } from './admin-stub';
 import { type DatabaseGate, startDatabaseGate } from '../../../core/test/support/database-gate';
 import { serveBuild } from './serve';
-import { appConfig, SHOPIFY, TEST_APP_POOL } from './stack';
+import { appConfig, SHOPIFY } from './stack';
 
 /**
  * What ships, as it runs: the core's compiled binary (`dist/cli.js serve`) and the app's production
@@ -188,7 +188,6 @@ export async function startProduction(
     LOYALTY_CORE_PUBLIC_URL: coreOrigin,
     LOYALTY_EVENTS_URL: eventsUrl,
     LOYALTY_SHOPIFY_RETRY_SCHEDULE: '0.2,0.2,0.2',
-    ...TEST_APP_POOL,
   };
   let app = await serveBuild(admin.origin, appEnv);
   appUrl = app.url;

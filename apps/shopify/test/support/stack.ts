@@ -59,21 +59,11 @@ export function appConfig(options: {
   };
 }
 
-/**
- * The app's pool in tests: two files side by side (each a core, one or two app processes, and the
- * test's own clients) opened up to the 100 connections of CI's PostgreSQL at the default 10.
- */
-export const TEST_APP_POOL = { LOYALTY_SHOPIFY_DB_POOL_MAX: '4' };
-
 export async function startStack(coreEnv: Record<string, string> = {}): Promise<Stack> {
   const core = await startTestApp(coreEnv);
   const admin = await startAdminStub();
   const database = await createTestDatabase({ empty: true });
-  Object.assign(
-    process.env,
-    appConfig({ databaseUrl: database.url, coreUrl: core.url, platformToken: 'test-platform-token-0123456789' }),
-    TEST_APP_POOL,
-  );
+  Object.assign(process.env, appConfig({ databaseUrl: database.url, coreUrl: core.url, platformToken: 'test-platform-token-0123456789' }));
   const [shopify, stores, storage, { outbox }, { migrate }] = await Promise.all([
     import('../../app/shopify.server'),
     import('../../app/storage/stores.server'),
