@@ -172,9 +172,10 @@ export function pointsImportLoop(deps: PointsImportDeps, lanes: number): WorkLoo
     name: 'loyalty-points-import',
     step: () => worker.workOne(),
     lanes,
-    anyDue: async () =>
-      (await deps.pool.query(`select 1 from points_import_rows where status = 'pending' and next_attempt_at <= now() limit 1`)).rowCount ===
-      1,
+    anyDue: async () => {
+      const due = await deps.pool.query(`select 1 from points_import_rows where status = 'pending' and next_attempt_at <= now() limit 1`);
+      return due.rowCount === 1;
+    },
   });
 }
 
