@@ -215,11 +215,10 @@ async function main(): Promise<void> {
   const loadAtStart = loadavg()[0]!;
   const db = await openBenchDatabase();
   // The app's configuration (no core: the section and the webhook's receipt do not call it), so its
-  // own pool (createPool, as the web role opens it) can be loaded, and for its web role below.
+  // own pool (pool(), as the web role opens it) can be loaded, and for its web role below.
   const config = appConfig({ databaseUrl: db.url, coreUrl: 'http://127.0.0.1:9', platformToken: 'bench' });
   Object.assign(process.env, config);
-  const [{ createPool }, { config: loaded }] = await Promise.all([import('../app/storage/pool.server'), import('../app/config.server')]);
-  const pool = createPool(db.url, loaded.dbPoolMax);
+  const pool = (await import('../app/storage/pool.server')).pool();
   try {
     execFileSync(process.execPath, [fileURLToPath(new URL('../build/commands/migrate.js', import.meta.url))], { stdio: 'inherit' });
     await seed(pool);

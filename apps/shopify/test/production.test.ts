@@ -73,17 +73,12 @@ describe('the production server', () => {
   });
 
   it('keeps one connection for balance imports while none is due, not one per lane', async () => {
-    const importConnections = async () =>
-      Number(
-        (
-          await prod.appPool.query(
-            `select count(*) n from pg_stat_activity where datname = current_database() and application_name = 'loyalty-shopify-import'`,
-          )
-        ).rows[0].n,
-      );
     // The import loop polls each second; its pool keeps a connection ten seconds after its last use.
     await new Promise((r) => setTimeout(r, 2500));
-    expect(await importConnections()).toBe(1);
+    const { rows } = await prod.appPool.query(
+      `select count(*)::int n from pg_stat_activity where datname = current_database() and application_name = 'loyalty-shopify-import'`,
+    );
+    expect(rows[0].n).toBe(1);
   });
 });
 
