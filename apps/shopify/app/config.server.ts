@@ -18,9 +18,9 @@ export interface AppConfig {
   /** Rows of balance imports a worker process works at once, on connections of their own. */
   pointsImportLanes: number;
   /**
-   * Connections a process's pool on the app's database opens at most (the import lanes' come on
-   * top). Not below 10: the worker's loops take a second connection while holding a transaction's,
-   * and on a pool of 4 they held every place and waited for each other until the connect time-out.
+   * Connections a process's pool on the app's database opens at most (the earning and import lanes'
+   * come on top). Not below 4: the worker's outbox sender and exclusions sweep hold up to three
+   * transactions' connections from it while they read from it besides, and need one more place.
    */
   dbPoolMax: number;
 }
@@ -60,7 +60,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     return value;
   };
   const pointsImportLanes = whole('LOYALTY_POINTS_IMPORT_LANES', 4, 1, 16);
-  const dbPoolMax = whole('LOYALTY_SHOPIFY_DB_POOL_MAX', 10, 10, 100);
+  const dbPoolMax = whole('LOYALTY_SHOPIFY_DB_POOL_MAX', 10, 4, 100);
   if (problems.length) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const scopes = (
     env.SCOPES ??

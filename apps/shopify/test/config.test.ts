@@ -17,12 +17,12 @@ describe('the app’s configuration', () => {
       );
   });
 
-  it('opens at most ten connections to its database in a process unless told otherwise, from 10 to 100', () => {
+  it('opens at most ten connections to its database in a process unless told otherwise, from 4 to 100', () => {
     expect(loadConfig(env).dbPoolMax).toBe(10);
-    expect(loadConfig({ ...env, LOYALTY_SHOPIFY_DB_POOL_MAX: '40' }).dbPoolMax).toBe(40);
-    for (const bad of ['4', '101', '12.5', 'ten'])
+    expect(loadConfig({ ...env, LOYALTY_SHOPIFY_DB_POOL_MAX: '4' }).dbPoolMax).toBe(4);
+    for (const bad of ['3', '101', '12.5', 'ten'])
       expect(() => loadConfig({ ...env, LOYALTY_SHOPIFY_DB_POOL_MAX: bad })).toThrow(
-        'LOYALTY_SHOPIFY_DB_POOL_MAX must be a whole number from 10 to 100',
+        'LOYALTY_SHOPIFY_DB_POOL_MAX must be a whole number from 4 to 100',
       );
   });
 

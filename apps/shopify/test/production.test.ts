@@ -72,13 +72,17 @@ describe('the production server', () => {
     expect(prod.appOutput()).not.toContain('[loyalty-loop] pass failed');
   });
 
-  it('keeps one connection for balance imports while none is due, not one per lane', async () => {
-    // The import loop polls each second; its pool keeps a connection ten seconds after its last use.
+  it('keeps one connection for order earning and one for balance imports while none is due, not one per lane', async () => {
+    // Each loop polls each second; its pool keeps a connection ten seconds after its last use.
     await new Promise((r) => setTimeout(r, 2500));
     const { rows } = await prod.appPool.query(
-      `select count(*)::int n from pg_stat_activity where datname = current_database() and application_name = 'loyalty-shopify-import'`,
+      `select application_name, count(*)::int n from pg_stat_activity where datname = current_database()
+       and application_name in ('loyalty-shopify-earning', 'loyalty-shopify-import') group by 1 order by 1`,
     );
-    expect(rows[0].n).toBe(1);
+    expect(rows).toEqual([
+      { application_name: 'loyalty-shopify-earning', n: 1 },
+      { application_name: 'loyalty-shopify-import', n: 1 },
+    ]);
   });
 });
 

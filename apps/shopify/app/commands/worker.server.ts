@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config.server';
 import { exclusionsSweepLoop } from '../earning/exclusions-sweep.server';
 import { emptyOldPayloads } from '../earning/inbox.server';
-import { EarningWorker } from '../earning/worker.server';
+import { EARNING_LANES, EarningWorker } from '../earning/worker.server';
 import { dropExpiredOrderFacts } from '../insights/retention.server';
 import { OutboxSender } from '../loop/sender.server';
 import { pointsImportLoop } from '../points-import/imports.server';
@@ -36,10 +36,12 @@ async function main(): Promise<void> {
     adminFor: async (shop: string) => (await unauthenticated.admin(shop)).admin,
   };
   const sender = new OutboxSender(common);
-  const earning = new EarningWorker({ ...common, rules: earningRules });
+  // The earning and import lanes wait on Shopify and the core with a row held, and read from the
+  // process's pool meanwhile: on connections of their own, so they never fill that pool, and a large
+  // import never takes order earning's.
+  const earningPool = createPool(config.databaseUrl, EARNING_LANES, 'loyalty-shopify-earning');
+  const earning = new EarningWorker({ ...common, pool: earningPool, rules: earningRules });
   const exclusions = exclusionsSweepLoop(common);
-  // The import's lanes wait on Shopify and the core with a row held: on connections of their own, so
-  // a large import never takes order earning's.
   const importPool = createPool(config.databaseUrl, config.pointsImportLanes, 'loyalty-shopify-import');
   const imports = pointsImportLoop({ ...common, pool: importPool }, config.pointsImportLanes);
   sender.start();
@@ -61,7 +63,7 @@ async function main(): Promise<void> {
   const stop = async () => {
     clearInterval(pruning);
     await Promise.all([sender.stop(), earning.stop(), exclusions.stop(), imports.stop()]);
-    await Promise.all([closePool(), importPool.end()]);
+    await Promise.all([closePool(), earningPool.end(), importPool.end()]);
     process.exit(0);
   };
   process.once('SIGTERM', () => void stop());

@@ -48,6 +48,11 @@ import { inTransaction } from '../storage/transaction.server';
  * one order is serialised on the order, so any arrival order ends in the same state.
  */
 export interface EarningDeps {
+  /**
+   * Where the rows' transactions are held: the earning worker's own pool of EARNING_LANES. A lane
+   * holds its row while it reads the shop's account, rules and session from the process's pool; on
+   * that one pool, lanes that held every place would wait on each other until the connect time-out.
+   */
   pool: pg.Pool;
   databaseUrl: string;
   shops: ShopStore;
@@ -103,8 +108,8 @@ const orderCustomerOf = (c: CreatedCustomer) => ({
   updated_at: c.updatedAt,
 });
 
-/** Rows worked at once by one worker process (its pool holds 10 connections; the loop sender keeps one). */
-const EARNING_LANES = 8;
+/** Rows worked at once by one worker process, each holding a connection of the pool it is given. */
+export const EARNING_LANES = 8;
 
 /** A first-order log has its own identifier in a mission (one log per identifier), so its reversals do too. */
 const suffixOf = (activityId: string) => (activityId === 'first_order' ? ':first_order' : '');
@@ -136,9 +141,12 @@ export class EarningWorker {
       name: 'loyalty-earning',
       step: () => this.workOne(),
       // Rows are claimed with SKIP LOCKED and an order's webhooks are serialised on the order, so
-      // several at once are safe; most of a row's time is the core's answers. One pooled
-      // connection stays for the loop's sender.
+      // several at once are safe; most of a row's time is the core's answers.
       lanes: EARNING_LANES,
+      anyDue: async () => {
+        const due = await deps.pool.query(`select 1 from shopify_webhooks where status = 'pending' and next_attempt_at <= now() limit 1`);
+        return due.rowCount === 1;
+      },
     });
   }
 

@@ -131,7 +131,7 @@ async function startCoreGate(coreOrigin: string): Promise<CoreGate & { origin: s
 }
 
 export async function startProduction(
-  options: { gateCore?: boolean; gateDatabase?: boolean; coreEnv?: Record<string, string> } = {},
+  options: { gateCore?: boolean; gateDatabase?: boolean; coreEnv?: Record<string, string>; appEnv?: Record<string, string> } = {},
 ): Promise<Production> {
   if (!existsSync(BUILT_CLI)) throw new Error(`${BUILT_CLI} is missing: run \`pnpm --filter @loyalty/core run build\` first`);
   const coreDb = await createTestDatabase();
@@ -188,6 +188,7 @@ export async function startProduction(
     LOYALTY_CORE_PUBLIC_URL: coreOrigin,
     LOYALTY_EVENTS_URL: eventsUrl,
     LOYALTY_SHOPIFY_RETRY_SCHEDULE: '0.2,0.2,0.2',
+    ...options.appEnv,
   };
   let app = await serveBuild(admin.origin, appEnv);
   appUrl = app.url;
