@@ -17,7 +17,10 @@ import type { EarningDeps } from './worker.server';
  * another. A sweep that fails (Shopify or the core unreachable) is tried again a minute later.
  */
 
-export type SweepDeps = Pick<EarningDeps, 'pool' | 'databaseUrl' | 'shops' | 'coreUrl' | 'adminFor'>;
+export type SweepDeps = Pick<EarningDeps, 'databaseUrl' | 'shops' | 'coreUrl' | 'adminFor'> & {
+  /** The process's pool: a sweep holds the shop's lock and a customer's transaction on it, and reads from it besides. */
+  pool: pg.Pool;
+};
 
 const RETRY_SECONDS = 60;
 

@@ -12,7 +12,9 @@ export interface WorkLoopOptions {
   step(): Promise<boolean>;
   /**
    * Steps run at once in a pass (default 1). More than one needs a `step` that claims its unit
-   * with SKIP LOCKED, so lanes never take the same one; each lane holds a pooled connection.
+   * with SKIP LOCKED, so lanes never take the same one. Each lane holds a pooled connection: a step
+   * that reads from the process's pool while it holds its unit needs its lanes on a pool of their
+   * own, or lanes holding every place wait on each other.
    */
   lanes?: number;
   /**
