@@ -48,11 +48,7 @@ import { inTransaction } from '../storage/transaction.server';
  * one order is serialised on the order, so any arrival order ends in the same state.
  */
 export interface EarningDeps {
-  /**
-   * Where the rows' transactions are held: the earning worker's own pool of EARNING_LANES. A lane
-   * holds its row while it reads the shop's account, rules and session from the process's pool; on
-   * that one pool, lanes that held every place would wait on each other until the connect time-out.
-   */
+  /** Where the rows' transactions are held: a pool of EARNING_LANES of the lanes' own (WorkLoopOptions.lanes says why). */
   pool: pg.Pool;
   databaseUrl: string;
   shops: ShopStore;
