@@ -178,7 +178,7 @@ export function demoRoutes(router: Router, s: Services): void {
         .first('api_key', 'api_secret_enc');
       if (key) {
         const minted = await mintEndUserToken(
-          s.db,
+          s.records,
           account.id,
           { key: key.api_key, secret: s.box.open(key.api_secret_enc) },
           DEMO_SHOPPER,

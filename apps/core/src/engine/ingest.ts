@@ -11,7 +11,7 @@ import type { Records, Row, Values } from '../records/resource.js';
 import type { ChallengeRow, MilestoneRow, MissionRow, StreakRow } from '../schema/definitions.js';
 import type { AccountUserRow, InlineMember } from '../schema/members.js';
 import { aggregateChallenge, CHALLENGE_STATE } from './challenge.js';
-import { memberLock, upsertInlineMember } from './members.js';
+import { memberLock, placeNewMember, upsertInlineMember } from './members.js';
 import { aggregateMission, MISSION_STATE } from './mission.js';
 import { progressEventPayload, storedFields } from './payloads.js';
 import { periodKey } from './periods.js';
@@ -154,7 +154,9 @@ async function attemptLog(
   issued: IssueTally,
 ): Promise<Attempt> {
   const accountId = ctx.account!.id;
-  const inline = values.ownedBy ? await upsertInlineMember(trx, accountId, values.ownedBy) : undefined;
+  const inline = values.ownedBy
+    ? await upsertInlineMember(trx, accountId, values.ownedBy, (id) => placeNewMember(trx, records, ctx, id))
+    : undefined;
   const memberId = inline?.id ?? values.ownedById!;
   const read = await lookup(trx, kind, accountId, values.definitionId, memberId, locked);
   const decideIn = (db: Knex, underLock: boolean) =>

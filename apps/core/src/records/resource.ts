@@ -156,6 +156,8 @@ export interface Resource<F extends Fields = Fields> {
   /** Slow checks of the sent values (network lookups) before the write transaction opens. */
   precheck?(values: ValuesFor<F>, op: 'create' | 'update'): Promise<void>;
   beforeCreate?(args: CreateArgs<F>): Promise<void>;
+  /** What follows the generic insert in its transaction; true when it changed the row, which the answer then reads again. */
+  afterCreate?(args: { trx: Knex.Transaction; ctx: RequestContext; records: Records; row: RowFor<F> }): Promise<boolean>;
   beforeUpdate?(args: WriteArgs<F>): Promise<void>;
   /**
    * An advisory lock the delete takes alone before it reads and locks the row; writers that share

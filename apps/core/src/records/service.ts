@@ -485,7 +485,9 @@ export class RecordService implements Records {
       const columns: Row = {};
       await resource.beforeCreate?.({ trx, ctx, values, columns });
       const insert = { ...this.toColumns(resource, values, ctx), ...columns, account_id: ctx.account!.id };
-      const [row] = (await trx(resource.table).insert(insert).returning('*')) as Row[];
+      let [row] = (await trx(resource.table).insert(insert).returning('*')) as Row[];
+      if (await resource.afterCreate?.({ trx, ctx, records: this, row: row! }))
+        row = (await trx(resource.table).where({ account_id: row!.account_id, id: row!.id }).first()) as Row;
       const [data] = await this.serialize(resource, [row!], ctx, { reveal: values, db: trx });
       return data;
     });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { run } from '../db/prepared.js';
 import { heldOutOf, heldOutOfSql, holdoutsSql } from '../engine/holdout.js';
-import { memberLock } from '../engine/members.js';
+import { memberLock, placeNewMember } from '../engine/members.js';
 import { type ErrorDetail, invalidInput } from '../errors.js';
 import { field } from '../records/fields.js';
 import { defineResource } from '../records/resource.js';
@@ -45,6 +45,7 @@ export const accountUser = defineResource({
     for (const row of missing) row.heldOutOf = heldOutOf(holdouts, row.external_id);
   },
   validate: (record) => duplicateChannels(record.unsubscribedChannels),
+  afterCreate: ({ trx, ctx, records, row }) => placeNewMember(trx, records, ctx, row.id),
   async beforeUpdate({ values, existing }) {
     if (values.referredById && values.referredById === existing?.id)
       throw invalidInput('A member cannot have referred themselves.', [

@@ -425,6 +425,90 @@ describe('points rewards', () => {
   });
 });
 
+describe("a new member's tier", () => {
+  /** The account's members, their tier_changed events and reward logs, read with the account's own key. */
+  const readerOf = (own: TestAccount) => {
+    const list = (slug: string, field: string, value: string): Promise<any[]> =>
+      accepted(own.api.get(`/schema/${slug}/record`, { filters: eq(field, value), limit: '100' }));
+    return {
+      byExternalId: async (externalId: string) => (await list('account_user', 'externalId', externalId))[0],
+      tierChanges: async (id: string) => (await list('event_log', 'ownedById', id)).filter((e) => e.eventCode === 'tier_changed'),
+      rewardLogs: (id: string) => list('reward_log', 'ownedById', id),
+    };
+  };
+
+  it('is the live tier of threshold 0 from the moment the member is made, by an API key, a log or a token: entered once, with its event and entry reward', async () => {
+    const { own, make } = await pointsAccount();
+    const read = readerOf(own);
+    const welcome = await make('reward', {
+      name: `W${++seq}`,
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    });
+    const base = await make('tier', { name: 'Member', status: 'live', pointsThreshold: 0, entryRewardId: welcome.id });
+    await make('tier', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 2 });
+    const streak = await make('streak', { name: `S${++seq}`, status: 'live' });
+
+    const byKey = await make('account_user', { externalId: `new-${++seq}` });
+    expect(byKey.tierId).toBe(base.id);
+    const logged = `new-${++seq}`;
+    await make('streak_log', {
+      streakId: streak.id,
+      ownedBy: { externalId: logged },
+      activityId: 'visit',
+      activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+      uniqueIdentifier: `l-${++seq}`,
+    });
+    const tokened = `new-${++seq}`;
+    await accepted(own.api.post('/enduser/token', { externalId: tokened }));
+    const made = [byKey, await read.byExternalId(logged), await read.byExternalId(tokened)];
+    for (const m of made) {
+      expect(m.tierId).toBe(base.id);
+      const changes = await read.tierChanges(m.id);
+      expect(changes.map((c) => [c.payload.tierBefore, c.payload.tierAfter?.id, c.payload.member.tierId])).toEqual([
+        [null, base.id, base.id],
+      ]);
+      expect((await read.rewardLogs(m.id)).map((l) => [l.rewardId, l.linkedSchemaSlug, l.linkedSchemaRecordId])).toEqual([
+        [welcome.id, 'tier', base.id],
+      ]);
+    }
+
+    // A second token for the same shopper, and an entry that stays within the tier, change nothing of it.
+    await accepted(own.api.post('/enduser/token', { externalId: tokened }));
+    await accepted(own.api.post('/schema/point_entry/record', { ownedById: byKey.id, points: 10, reason: 'earned' }));
+    for (const m of made) {
+      expect((await read.byExternalId(m.externalId)).tierId).toBe(base.id);
+      expect(await read.tierChanges(m.id)).toHaveLength(1);
+      expect(await read.rewardLogs(m.id)).toHaveLength(1);
+    }
+  });
+
+  it('is none while points are not live or no live tier has threshold 0, until the first entry or the daily pass', async () => {
+    const { own, make } = await pointsAccount();
+    const read = readerOf(own);
+    const setting = (await accepted(own.api.get('/schema/points_setting/record')))[0];
+    const base = await make('tier', { name: 'Member', status: 'draft', pointsThreshold: 0 });
+    await make('tier', { name: 'Gold', status: 'live', pointsThreshold: 100 });
+    // No live tier of threshold 0: a window of 0 reaches none.
+    expect((await make('account_user', { externalId: `none-${++seq}` })).tierId).toBeNull();
+
+    await accepted(own.api.patch(`/schema/tier/record/${base.id}`, { status: 'live' }));
+    await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'draft' }));
+    const whileOff = await make('account_user', { externalId: `off-${++seq}` });
+    expect(whileOff.tierId).toBeNull();
+    expect(await read.tierChanges(whileOff.id)).toEqual([]);
+
+    // Points on again: the daily pass places the member made while they were off.
+    await accepted(own.api.patch(`/schema/points_setting/record/${setting.id}`, { status: 'live' }));
+    expect((await make('account_user', { externalId: `on-${++seq}` })).tierId).toBe(base.id);
+    await runPointsDaily(app.running.services.records, NOW);
+    expect((await read.byExternalId(whileOff.externalId)).tierId).toBe(base.id);
+    expect(await read.tierChanges(whileOff.id)).toHaveLength(1);
+  });
+});
+
 describe('racing redemptions', () => {
   it('lets exactly three of 50 concurrent redemptions through when the balance covers three', async () => {
     const r = await codeReward(100);

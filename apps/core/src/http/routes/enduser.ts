@@ -1,12 +1,12 @@
 import type Router from '@koa/router';
 import { SignJWT } from 'jose';
-import type { Knex } from 'knex';
 import { z } from 'zod';
 import { type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
 import { dataResponse, errorResponses, jsonSchema, security } from '../../records/openapi.js';
 import { checkPlainQuery } from '../../records/query.js';
+import type { Records } from '../../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../../records/validate.js';
 import type { Services } from '../../services.js';
 import { allow, authenticate, only } from '../auth.js';
@@ -55,19 +55,19 @@ export function enduserRoutes(router: Router, s: Services): void {
       throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
     }
     const { expiresInSeconds, ...user } = parsed.data;
-    ctx.body = { data: await mintEndUserToken(s.db, identity.account!.id, identity.apiKey!, user, expiresInSeconds) };
+    ctx.body = { data: await mintEndUserToken(s.records, identity.account!.id, identity.apiKey!, user, expiresInSeconds) };
   });
 }
 
 /** Resolves the member and signs its token with an API key of the account (also used by the demo page). */
 export async function mintEndUserToken(
-  db: Knex,
+  records: Records,
   accountId: string,
   apiKey: { key: string; secret: string },
   user: UserData,
   expiresInSeconds = 1800,
 ) {
-  const memberId = await upsertMember(db, accountId, user);
+  const memberId = await upsertMember(records, accountId, user);
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + expiresInSeconds;
   const accessToken = await new SignJWT({ userData: user })
