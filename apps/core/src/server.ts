@@ -3,6 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { CREDENTIALS_CHANNEL } from './auth/authenticate.js';
+import { SecretBox } from './auth/crypto.js';
 import { type Config, ConfigError, readIfExists, writeDataFile } from './config.js';
 import { startEmbeddedPostgres } from './db/embedded.js';
 import { createDb, type Db } from './db/knex.js';
@@ -59,6 +60,7 @@ export async function openRuntime(config: Config): Promise<Runtime> {
   const db = createDb(url, config.dbPoolMax);
   try {
     await migrateLatest(db);
+    await checkMasterKey(db, resolved.masterKey);
   } catch (err) {
     await db.destroy();
     await stopEmbedded?.();
@@ -75,6 +77,22 @@ export async function openRuntime(config: Config): Promise<Runtime> {
       await stopEmbedded?.();
     },
   };
+}
+
+/**
+ * API keys' secrets (and every other stored secret) are sealed with the master key: under another
+ * key each API key's request would fail as a 500, so the process refuses to start with one.
+ */
+async function checkMasterKey(db: Db, masterKey: Buffer | undefined): Promise<void> {
+  const sealed = await db('apikey').first<{ api_secret_enc: string } | undefined>('api_secret_enc');
+  if (!masterKey || !sealed) return;
+  try {
+    new SecretBox(masterKey).open(sealed.api_secret_enc);
+  } catch {
+    throw new ConfigError([
+      'LOYALTY_MASTER_KEY does not open the secrets this database holds: they were sealed with another key. Start with the key they were sealed with.',
+    ]);
+  }
 }
 
 export interface RunningApi {
