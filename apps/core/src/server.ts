@@ -84,8 +84,9 @@ export async function openRuntime(config: Config): Promise<Runtime> {
  * key each API key's request would fail as a 500, so the process refuses to start with one.
  */
 async function checkMasterKey(db: Db, masterKey: Buffer | undefined): Promise<void> {
+  if (!masterKey) return;
   const sealed = await db('apikey').first<{ api_secret_enc: string } | undefined>('api_secret_enc');
-  if (!masterKey || !sealed) return;
+  if (!sealed) return;
   try {
     new SecretBox(masterKey).open(sealed.api_secret_enc);
   } catch {

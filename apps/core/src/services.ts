@@ -105,7 +105,7 @@ export function createServices(config: Config, db: Knex, logger?: Logger): Servi
   const box = new SecretBox(config.masterKey);
   const registry = new Registry(createResources(config));
   const records = new RecordService(db, box, registry, config.holdDaySeconds, config.lateLogGraceSeconds);
-  const auth = new Authenticator(db, box, (accountId, user) => upsertMember(records, accountId, user));
+  const auth = new Authenticator(db, box, (account, user) => upsertMember(records, account, user));
   // Other processes learn of key changes by notification; this one drops its cache at once.
   records.onWrite((slug) => {
     if (slug === 'apikey') auth.forget();

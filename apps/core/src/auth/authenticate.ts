@@ -101,7 +101,7 @@ interface KeyColumns {
 }
 
 /** Finds or creates the member an end-user token names (the member schema maps its fields). */
-export type UpsertMember = (accountId: string, user: UserData) => Promise<string>;
+export type UpsertMember = (account: AccountInfo, user: UserData) => Promise<string>;
 
 interface CachedKey {
   id: string;
@@ -223,7 +223,7 @@ export class Authenticator {
     if (iat > now + CLOCK_SKEW_SECONDS) throw invalid();
     const user = userData.safeParse(payload!.userData);
     if (!user.success) throw invalid();
-    const memberId = await this.upsertMember(signer.account.id, user.data);
+    const memberId = await this.upsertMember(signer.account, user.data);
     return { flow: 'enduser', account: signer.account, memberId, guestAccount: 'absent' };
   }
 

@@ -1,4 +1,5 @@
 import type Router from '@koa/router';
+import { loadAccount } from '../auth/authenticate.js';
 import { DEMO_REF, DEMO_SHOPPER } from './seed.js';
 import { LANGUAGE_CODES } from '../formats.js';
 import type { RecordColumns, RowOf } from '../records/row-types.js';
@@ -176,10 +177,11 @@ export function demoRoutes(router: Router, s: Services): void {
         .where({ account_id: account.id, status: 'live' })
         .orderBy('created_at', 'desc')
         .first('api_key', 'api_secret_enc');
-      if (key) {
+      const info = await loadAccount(s.db, account.id);
+      if (key && info) {
         const minted = await mintEndUserToken(
           s.records,
-          account.id,
+          info,
           { key: key.api_key, secret: s.box.open(key.api_secret_enc) },
           DEMO_SHOPPER,
           3600,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { loadAccount, type UserData } from '../auth/authenticate.js';
+import type { AccountInfo, UserData } from '../auth/authenticate.js';
 import { prepared } from '../db/prepared.js';
 import { transaction } from '../db/transaction.js';
 import type { RequestContext } from '../records/context.js';
@@ -8,8 +8,9 @@ import { type AccountUserRow, type InlineMember, memberHolds, memberToColumns } 
 import { changedTiers, isTransaction, type Member, type Tier } from './points.js';
 
 /** Creates the member an end-user token names on first sight and updates the names and email it sent. */
-export async function upsertMember(records: Records, accountId: string, user: UserData): Promise<string> {
+export async function upsertMember(records: Records, account: AccountInfo, user: UserData): Promise<string> {
   const { db } = records;
+  const accountId = account.id;
   const { externalId, ...fields } = user;
   const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   const sent = memberToColumns(given);
@@ -25,11 +26,8 @@ export async function upsertMember(records: Records, accountId: string, user: Us
     .onConflict(['account_id', 'external_id'])
     .merge(Object.keys(sent).length ? { ...sent, updated_at: db.fn.now() } : { updated_at: db.fn.now() })
     .returning('id');
-  if (!existing) {
-    const account = await loadAccount(db, accountId);
-    const ctx: RequestContext = { flow: 'apikey', account, languageCode: undefined, requestId: 'enduser:member made' };
-    await placeNewMember(db, records, ctx, row!.id);
-  }
+  if (!existing)
+    await placeNewMember(db, records, { flow: 'apikey', account, languageCode: undefined, requestId: 'enduser:member made' }, row!.id);
   return row!.id;
 }
 

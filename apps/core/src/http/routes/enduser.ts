@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
-import { type UserData, userData } from '../../auth/authenticate.js';
+import { type AccountInfo, type UserData, userData } from '../../auth/authenticate.js';
 import { upsertMember } from '../../engine/members.js';
 import { invalidInput } from '../../errors.js';
 import { dataResponse, errorResponses, jsonSchema, security } from '../../records/openapi.js';
@@ -55,19 +55,20 @@ export function enduserRoutes(router: Router, s: Services): void {
       throw invalidInput('The body has invalid fields.', issueDetails('', parsed.error));
     }
     const { expiresInSeconds, ...user } = parsed.data;
-    ctx.body = { data: await mintEndUserToken(s.records, identity.account!.id, identity.apiKey!, user, expiresInSeconds) };
+    ctx.body = { data: await mintEndUserToken(s.records, identity.account!, identity.apiKey!, user, expiresInSeconds) };
   });
 }
 
 /** Resolves the member and signs its token with an API key of the account (also used by the demo page). */
 export async function mintEndUserToken(
   records: Records,
-  accountId: string,
+  account: AccountInfo,
   apiKey: { key: string; secret: string },
   user: UserData,
   expiresInSeconds = 1800,
 ) {
-  const memberId = await upsertMember(records, accountId, user);
+  const accountId = account.id;
+  const memberId = await upsertMember(records, account, user);
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + expiresInSeconds;
   const accessToken = await new SignJWT({ userData: user })
