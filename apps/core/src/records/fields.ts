@@ -104,8 +104,17 @@ const def = <Value, Stored = Value, O extends FieldOptions | undefined = FieldOp
 export const DEFAULT_NUMBER_MAX = 1_000_000_000;
 export const DEFAULT_STRING_MAX = 65_536;
 
-/** ISO 8601 with an offset (Z counts). */
-const isoDateTime = z.iso.datetime({ offset: true, message: 'Expected an ISO 8601 datetime with offset' });
+/**
+ * ISO 8601 with an offset (Z counts), at an instant of years 1 to 9999 in UTC: year 0 is 1 BC to
+ * PostgreSQL, and an instant past 9999 would read back in the six-digit form clients cannot parse.
+ */
+const isoDateTime = z.iso
+  .datetime({ offset: true, message: 'Expected an ISO 8601 datetime with offset', abort: true })
+  .superRefine((v, check) => {
+    const year = new Date(v).getUTCFullYear();
+    if (year >= 1 && year <= 9999) return;
+    check.addIssue({ code: 'invalid_format', format: 'datetime', input: v, message: 'Expected a datetime in the years 1 to 9999 (UTC)' });
+  });
 
 /** A channel 0..255 in one to three digits, and an alpha 0..1: the rule as a pattern, so the document states it. */
 const CHANNEL = '(?:\\d{1,2}|[01]\\d\\d|2[0-4]\\d|25[0-5])';

@@ -224,6 +224,19 @@ describe('streak logs', () => {
     }
   });
 
+  it('refuses an activityAt outside the years 1 to 9999 by naming it, and makes no member', async () => {
+    const streak = (await acct.api.post('/schema/streak/record', { name: 'Ancient' })).body.data;
+    for (const activityAt of ['0000-06-01T00:00:00Z', '0001-01-01T00:30:00+01:00']) {
+      const res = await log(streak.id, 'ancient', activityAt);
+      expect(res.status).toBe(400);
+      expect(res.body.error.details).toEqual([expect.objectContaining({ field: 'activityAt', code: 'invalid_format' })]);
+    }
+    const members = await acct.api.get('/schema/account_user/record', {
+      filters: { operator: 'and', conditions: [{ fieldSlug: 'externalId', operator: 'equals', fieldValue: 'ancient' }] },
+    });
+    expect(members.body.data).toEqual([]);
+  });
+
   it('refuses replays with the first log id', async () => {
     const streak = (await acct.api.post('/schema/streak/record', { name: 'Daily 3' })).body.data;
     const body = {

@@ -186,6 +186,12 @@ describe('challenge', () => {
         'startAt',
       )?.code,
     ).toBe('invalid_format');
+    // Year 0 is 1 BC to PostgreSQL, and past 9999 an instant reads back in a form clients cannot parse.
+    for (const startAt of ['0000-06-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00']) {
+      const outOfRange = await acct.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1, startAt });
+      expect(outOfRange.status).toBe(400);
+      expect(detailOf(outOfRange.body, 'startAt')?.code).toBe('invalid_format');
+    }
     const ok = await acct.api.post('/schema/challenge/record', {
       name: 'Spend 100',
       aggregationPeriod: 'monthly',
