@@ -485,6 +485,40 @@ describe("a new member's tier", () => {
     }
   });
 
+  it("is entered once when the new member's first logs and tokens race", async () => {
+    const { own, make } = await pointsAccount();
+    const read = readerOf(own);
+    const welcome = await make('reward', {
+      name: `W${++seq}`,
+      description: 'd',
+      discountType: 'percentage',
+      discountValue: 5,
+      rewardExpiryType: 'no_expiry',
+    });
+    const base = await make('tier', { name: 'Member', status: 'live', pointsThreshold: 0, entryRewardId: welcome.id });
+    const streaks = await Promise.all([1, 2, 3, 4].map(() => make('streak', { name: `S${++seq}`, status: 'live' })));
+    const externalId = `racing-${++seq}`;
+    const answers = await Promise.all([
+      ...streaks.flatMap((streak) =>
+        [1, 2].map(() =>
+          own.api.post('/schema/streak_log/record', {
+            streakId: streak.id,
+            ownedBy: { externalId },
+            activityId: 'visit',
+            activityAt: new Date(NOW.getTime() - DAY).toISOString(),
+            uniqueIdentifier: `r-${++seq}`,
+          }),
+        ),
+      ),
+      ...[1, 2, 3, 4].map(() => own.api.post('/enduser/token', { externalId })),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const m = await read.byExternalId(externalId);
+    expect(m.tierId).toBe(base.id);
+    expect(await read.tierChanges(m.id)).toHaveLength(1);
+    expect((await read.rewardLogs(m.id)).map((l) => l.rewardId)).toEqual([welcome.id]);
+  });
+
   it('is none while points are not live or no live tier has threshold 0, until the first entry or the daily pass', async () => {
     const { own, make } = await pointsAccount();
     const read = readerOf(own);
