@@ -36,6 +36,21 @@ export interface Faces {
 
 /** How long a call may go unanswered; then it fails as one without an answer (a redemption's key is kept for the next click, which finds it). */
 const TIMEOUT_MS = 15_000;
+/** A read the core asks to repeat shortly goes again twice at most, before the shopper is shown the error and its retry button. */
+const READ_RETRIES = 2;
+const MAX_RETRY_AFTER_S = 10;
+
+/**
+ * Waits out an answer that asks to be repeated shortly (503 or 429 whose `Retry-After` names at most
+ * 10 seconds: a new large board being ranked, a moment's overload, a shop's guests' limit) and says
+ * whether it did. Seconds only: a header absent, empty or an HTTP date names no wait, so no repeat.
+ */
+export async function waitedOut(res: Response): Promise<boolean> {
+  const named = res.headers.get('retry-after') ?? '';
+  if ((res.status !== 503 && res.status !== 429) || !/^\d+$/.test(named) || +named > MAX_RETRY_AFTER_S) return false;
+  await new Promise((resolve) => setTimeout(resolve, +named * 1000));
+  return true;
+}
 
 /** Where and as whom to read: the core's origin, the account, and the member's end-user token (absent: guest). */
 export interface ApiConfig {
@@ -108,6 +123,8 @@ export class Api {
       const fresh = await this.renewed(token);
       if (fresh && fresh !== token) res = await send(fresh);
     }
+    // Reads only: a redemption that failed so is sent again by the next click, with its key.
+    for (let retries = 0; method === 'GET' && retries < READ_RETRIES && (await waitedOut(res)); retries++) res = await send(this.token);
     if (!res.ok) {
       // The error's code says why a redemption was refused; a body that is not the core's has none.
       const body = (await res.json().catch(() => null)) as { error?: { code?: string } } | null;

@@ -21,6 +21,68 @@ describe('Api', () => {
     expect(signals.map((s) => s.aborted)).toEqual([true]);
   });
 
+  describe('a read the core asks to repeat', () => {
+    /** A core that answers `status` with `retryAfter` to the first `busy` calls, then the list. */
+    const core = (busy: number, status: number, retryAfter: string | null) => {
+      const methods: string[] = [];
+      vi.stubGlobal('fetch', async (_url: URL, init: RequestInit) => {
+        methods.push(init.method ?? 'GET');
+        if (methods.length > busy) return Response.json({ data: [{ id: 's' }] });
+        const headers: Record<string, string> = retryAfter === null ? {} : { 'retry-after': retryAfter };
+        return Response.json({ error: { code: 'unavailable' } }, { status, headers });
+      });
+      return methods;
+    };
+    const api = () => new Api({ baseUrl: 'https://core.example', accountId: 'a', accessToken: 't' });
+
+    it.each([
+      [503, 1],
+      [429, 2],
+    ])('goes again after the seconds it names (%i, %i times)', async (status, busy) => {
+      const sent = core(busy, status, '0');
+      expect(await api().list('streak')).toEqual([{ id: 's' }]);
+      expect(sent).toHaveLength(busy + 1);
+    });
+
+    it('fails after two repeats, as the shopper then sees the error and its retry button', async () => {
+      const sent = core(5, 503, '0');
+      await expect(api().list('streak')).rejects.toMatchObject({ status: 503, code: 'unavailable' });
+      expect(sent).toHaveLength(3);
+    });
+
+    it.each([
+      ['no Retry-After', null],
+      ['an empty one', ''],
+      ['an HTTP date', 'Wed, 21 Oct 2026 07:28:00 GMT'],
+      ['a wait longer than 10 s', '11'],
+    ])('fails at once on %s', async (_, retryAfter) => {
+      const sent = core(1, 503, retryAfter);
+      await expect(api().list('streak')).rejects.toMatchObject({ status: 503 });
+      expect(sent).toHaveLength(1);
+    });
+
+    it('waits the seconds named', async () => {
+      vi.useFakeTimers();
+      try {
+        const sent = core(1, 503, '5');
+        const read = api().list('streak');
+        await vi.advanceTimersByTimeAsync(4_900);
+        expect(sent).toHaveLength(1);
+        await vi.advanceTimersByTimeAsync(200);
+        expect(await read).toEqual([{ id: 's' }]);
+        expect(sent).toHaveLength(2);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('never repeats a redemption: the next click sends its key again', async () => {
+      const sent = core(1, 503, '0');
+      await expect(api().redeem('r', 'key')).rejects.toMatchObject({ status: 503 });
+      expect(sent).toEqual(['POST']);
+    });
+  });
+
   describe('an expired member token', () => {
     /** A core that takes only `fresh` as the member's token. */
     const core = () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { Strings, Template } from '@loyalty/view-model';
+import { type Strings, type Template, waitedOut } from '@loyalty/view-model';
 import { CopyButton } from './views.js';
 
 /**
@@ -38,17 +38,14 @@ const ask = (url: string | URL, body?: object) =>
 /**
  * The title of the gift the shop gives a friend `ref` refers; null when the shop says there is
  * none, undefined when no answer says either way (a later page asks again). The shop's guests'
- * limit (429) is waited out as its Retry-After says, up to 10 s, twice at most.
+ * limit (429) is waited out as its Retry-After says (`waitedOut`), twice at most.
  */
 export async function giftTitle(url: string, ref: string, tries = 3): Promise<string | null | undefined> {
   try {
     const at = new URL(url, location.href);
     at.searchParams.set('code', ref);
     const res = await ask(at);
-    if (res.status === 429 && --tries) {
-      await new Promise((wait) => setTimeout(wait, Math.min(+res.headers.get('retry-after')! || 1, 10) * 1000));
-      return giftTitle(url, ref, tries);
-    }
+    if (--tries && (await waitedOut(res))) return giftTitle(url, ref, tries);
     if (res.status === 404) return null;
     const title = res.ok && ((await res.json()) as { offer?: { title?: unknown } } | null)?.offer?.title;
     return typeof title === 'string' && title ? title : res.ok ? null : undefined;
