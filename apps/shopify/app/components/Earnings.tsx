@@ -107,7 +107,7 @@ export function EarningsSection({
             ]}
           />
           <Text as="p" tone="subdued">
-            {`${m.membersHelp} ${format(m.previous, { value: `(${days(previous.from, previous.to)})` })}`}
+            {`${m.membersHelp} ${format(m.inBrackets, { range: days(previous.from, previous.to) })}`}
           </Text>
         </BlockStack>
       </Card>

@@ -29,6 +29,7 @@ export const dashboard: Messages['dashboard'] = {
     section: 'Was das Programm einbringt',
     period: '{range} ({timezone}), neben {previous}',
     previous: 'Vorheriger Zeitraum: {value}',
+    inBrackets: 'In Klammern: der vorherige Zeitraum, {range}.',
     programRevenue: 'Umsatz aus Bestellungen mit einem Programm-Code',
     programOrders: '{count} Bestellungen haben einen Code des Programms genutzt.',
     redemptionRate: 'Einlösequote',

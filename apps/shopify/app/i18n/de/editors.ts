@@ -13,8 +13,8 @@ export const editors: Messages['editors'] = {
   },
   status: {
     label: 'Status',
-    help: 'Nur aktive Einträge sehen Kunden oder lösen Nachrichten aus.',
-    options: { live: 'Aktiv', draft: 'Entwurf', paused: 'Pausiert' },
+    help: 'Nur Live-Einträge sehen Kunden oder lösen Nachrichten aus.',
+    options: { live: 'Live', draft: 'Entwurf', paused: 'Pausiert' },
   },
   name: { label: 'Name', help: 'Diesen Namen siehst nur du.' },
   description: { label: 'Interne Notiz', help: 'Diese Notiz siehst nur du.' },

@@ -189,7 +189,7 @@ export const members: Messages['members'] = {
     amount: 'Punkte hinzufügen',
     amountHelp: 'Eine negative Zahl zieht Punkte ab, nie mehr als der Kontostand.',
     note: 'Notiz',
-    noteHelp: 'Der Grund, für dein Team; der Kunde sieht ihn in seinem Verlauf.',
+    noteHelp: 'Der Grund: Der Kunde liest ihn in seinem Punkteverlauf, wie dein Team hier.',
     adjust: 'Punkte anpassen',
     adjusted: 'Angepasst: Der Kontostand ist jetzt {balance}.',
     refusals: {

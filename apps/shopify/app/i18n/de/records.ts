@@ -123,7 +123,7 @@ export const records: Messages['records'] = {
   },
   wording: {
     tasks: { label: 'Aufgaben', help: 'Was ein Mitglied tut, um die Mission abzuschließen, jede mit ihrer Aktivität und wie oft.' },
-    name: { label: 'Name', help: 'Für Ihr Team; Kunden sehen den angezeigten Titel.' },
+    name: { label: 'Name', help: 'Für dein Team; wo Kunden dies sehen, sehen sie den angezeigten Titel.' },
     status: { label: 'Status', help: 'Entwurf: in Vorbereitung. Live: in Gebrauch. Pausiert: vorerst angehalten.' },
     aggregationPeriod: { label: 'Zeitraum', help: 'Der Tag, die Woche oder der Monat, den jeder Zeitraum (oder jedes Fenster) zählt.' },
     aggregationMethod: {
@@ -238,7 +238,10 @@ export const records: Messages['records'] = {
     },
     description: { label: 'Beschreibung', help: 'Für dein Team; Kunden sehen sie nicht.' },
     senderEmailAddress: { label: 'Absenderadresse', help: 'Die Absenderadresse der Mails: nötig mit deiner eigenen Domain, und auf ihr.' },
-    replyToEmailAddress: { label: 'Antwortadresse', help: 'Wohin Antworten der Kunden gehen; leer: an die Absenderadresse.' },
+    replyToEmailAddress: {
+      label: 'Antwortadresse',
+      help: 'Wohin Antworten der Kunden gehen (der Reply-To der Mails); auch die Absenderadresse ist möglich.',
+    },
     integrationId: { label: 'Integration', help: 'Die Integration, die sie versendet, unter denen des oben gewählten Anbieters.' },
     templateId: { label: 'Vorlage', help: 'Die Vorlage, die sie versendet, unter denen des oben gewählten Anbieters.' },
   },
@@ -265,7 +268,7 @@ export const records: Messages['records'] = {
     window_progress: 'Fortschritt im Zeitraum',
     completions: 'Abschlüsse',
     points_setting: 'Punkte',
-    points: 'Im Monat gesammelte Punkte',
+    points: 'Punkte',
     first_name_initial: 'Vorname und Initiale',
     anonymous: 'Anonym',
     bottom_right: 'Unten rechts',

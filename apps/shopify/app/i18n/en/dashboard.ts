@@ -28,6 +28,7 @@ export const dashboard = {
     section: 'What the program earns',
     period: '{range} ({timezone}), beside {previous}',
     previous: 'Previous period: {value}',
+    inBrackets: 'In brackets: the previous period, {range}.',
     programRevenue: 'Revenue from orders with a program code',
     programOrders: '{count} orders used a code the program issued.',
     redemptionRate: 'Redemption rate',

@@ -186,7 +186,7 @@ export const members = {
     amount: 'Points to add',
     amountHelp: 'A negative number takes points off, never more than the balance.',
     note: 'Note',
-    noteHelp: 'Why, for your team; the customer sees it in their history.',
+    noteHelp: 'Why: the customer reads it in their points history, as your team does here.',
     adjust: 'Adjust points',
     adjusted: 'Adjusted: the balance is {balance} now.',
     refusals: {

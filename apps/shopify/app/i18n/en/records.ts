@@ -124,7 +124,7 @@ export const records = {
    */
   wording: {
     tasks: { label: 'Tasks', help: 'What a member does to finish the mission, each with its activity and how many times.' },
-    name: { label: 'Name', help: 'For your team; shoppers see the display title.' },
+    name: { label: 'Name', help: 'For your team; where shoppers see this, they see its display title.' },
     status: { label: 'Status', help: 'Draft: being prepared. Live: in use. Paused: stopped for now.' },
     aggregationPeriod: { label: 'Period', help: 'The day, week or month each period (or window) counts.' },
     aggregationMethod: { label: 'Counting', help: 'Count: each activity counts 1. Sum: the amounts add up (an order’s total, say).' },
@@ -224,7 +224,10 @@ export const records = {
     },
     description: { label: 'Description', help: 'For your team; shoppers do not see it.' },
     senderEmailAddress: { label: 'Sender address', help: 'The From address of the mails: needed with your own domain, and on it.' },
-    replyToEmailAddress: { label: 'Reply-to address', help: 'Where customers’ replies go; empty: to the sender address.' },
+    replyToEmailAddress: {
+      label: 'Reply-to address',
+      help: 'Where customers’ replies go (the mails’ Reply-To); the sender address will do.',
+    },
     integrationId: { label: 'Integration', help: 'The integration that sends it, among those of the provider chosen above.' },
     templateId: { label: 'Template', help: 'The template it sends, among those of the provider chosen above.' },
   },
@@ -252,7 +255,7 @@ export const records = {
     window_progress: 'Progress in the window',
     completions: 'Completions',
     points_setting: 'Points',
-    points: 'Points earned in the month',
+    points: 'Points',
     first_name_initial: 'First name and initial',
     anonymous: 'Anonymous',
     bottom_right: 'Bottom right',
