@@ -88,7 +88,12 @@ describe('admin pages in Chromium', () => {
     expect(text).toContain('Members active');
     expect(await browser.page.locator('svg[aria-label="Logs per day"] rect').count()).toBeGreaterThan(25);
     expect(text).toMatch(/Streaks\s+\d+%/);
+    expect(text).toMatch(/Overall: \d+% streaks/);
     await browser.shot('dashboard');
+    // Rates as German writes them, a space before the sign.
+    await browser.open('/app?locale=de');
+    await browser.page.getByText('Aktivitäten pro Tag').waitFor();
+    expect(await body()).toMatch(/Insgesamt: \d+\s%/);
 
     await browser.open('/app?from=2026-05-02&to=2026-05-01');
     await browser.page.getByText('Logs per day').waitFor();

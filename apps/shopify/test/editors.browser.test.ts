@@ -125,6 +125,40 @@ describe('the leaderboard editor', () => {
   });
 });
 
+describe("a leaderboard's standings", () => {
+  it("show each member's value in the admin's language", async () => {
+    const { browser } = admin;
+    const challenge = await created('/schema/challenge/record', {
+      name: 'Spend big',
+      status: 'live',
+      aggregationMethod: 'sum',
+      aggregationPeriod: 'monthly',
+      completionTargetValue: 5000,
+    });
+    const board = await created('/schema/leaderboard/record', {
+      name: 'Big spenders',
+      status: 'live',
+      linkedSchemaSlug: 'challenge',
+      linkedSchemaRecordId: challenge.id,
+      rankBy: 'window_progress',
+    });
+    await created('/schema/challenge_log/record', {
+      challengeId: challenge.id,
+      ownedBy: { externalId: 'spender', firstName: 'Sam' },
+      activityId: 'order',
+      activityAt: new Date().toISOString(),
+      uniqueIdentifier: 'big-order',
+      activityValue: 1001.98,
+    });
+    await browser.open(`/app/leaderboards/${board.id}?locale=de`);
+    const row = page().getByRole('region', { name: 'Bestenliste' }).locator('tbody tr');
+    await row.first().waitFor();
+    expect((await row.allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()))).toEqual([
+      ['1', expect.any(String), expect.any(String), '1.001,98'],
+    ]);
+  });
+});
+
 describe('deleting a ranked program', () => {
   it('names the leaderboards ranking it before the delete, and the board then says its program is gone', async () => {
     const { browser } = admin;

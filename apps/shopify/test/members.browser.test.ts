@@ -648,11 +648,12 @@ describe('members in Chromium', () => {
     await first.getByText('Partly refunded').waitFor();
     const text = (region: typeof first) => region.innerText().then((t) => t.replace(/\s+/g, ' '));
     expect(await text(first)).toMatch(/#9001 · [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s[AP]M · \$75\.00/);
-    expect(await text(first)).toContain('Order spend (Challenge): +75');
-    expect(await text(first)).toContain('−30 by a refund');
+    // An order's spend is money, in the order's currency and the admin's language.
+    expect(await text(first)).toContain('Order spend (Challenge): +$75.00');
+    expect(await text(first)).toContain('−$30.00 by a refund');
     expect(await text(first)).toMatch(/Reward “Ten off”: .*Revoked: a refund of order #9001/);
     const second = orders.getByRole('region', { name: '#9002' });
-    expect(await text(second)).toContain('Order spend (Challenge): +80');
+    expect(await text(second)).toContain('Order spend (Challenge): +$80.00');
     expect(await text(second)).toMatch(/Reward “Ten off”: .*Held until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     expect(await rowsOf('Rewards and codes')).toEqual(
       expect.arrayContaining([
@@ -674,6 +675,9 @@ describe('members in Chromium', () => {
     const ordersDe = page().getByRole('region', { name: 'Bestellungen und was sie gebracht haben' });
     await ordersDe.getByRole('region', { name: '#9001' }).waitFor();
     expect(await text(ordersDe.getByRole('region', { name: '#9001' }))).toContain('Widerrufen: Erstattung zu Bestellung #9001');
+    expect(await text(ordersDe.getByRole('region', { name: '#9001' }))).toMatch(/\+75,00\s\$/);
+    // The challenge's progress in German numbers: the two orders' 80 + 75 − 30.
+    expect(await rowsOf('Challenges')).toEqual(expect.arrayContaining([expect.stringMatching(/^Order spend .* 125 \/ /)]));
     expect(await rowsOf('Punkteverlauf')).toEqual(
       expect.arrayContaining([expect.stringMatching(/ Bestellung #9001 [−-]\d+ Eine Erstattung$/)]),
     );

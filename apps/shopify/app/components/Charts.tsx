@@ -1,5 +1,5 @@
 import { BlockStack, Text } from '@shopify/polaris';
-import { useAdminLanguage, useMessages } from '../i18n/context';
+import { useAdminLanguage, useMessages, usePercentText } from '../i18n/context';
 import { usePeriodText } from './LocalDate';
 
 export interface Point {
@@ -78,6 +78,7 @@ export function ColumnChart({
 
 /** Horizontal bars of rates between 0 and 1, labelled with their counts. */
 export function RateBars({ title, rows }: { title: string; rows: { label: string; rate: number | null; detail: string }[] }) {
+  const percent = usePercentText();
   return (
     <BlockStack gap="200">
       <Text as="h3" variant="headingSm">
@@ -92,7 +93,7 @@ export function RateBars({ title, rows }: { title: string; rows: { label: string
             <rect x="110" y="6" width="400" height="18" fill="#f3f4f6" rx="3" />
             <rect x="110" y="6" width={400 * (r.rate ?? 0)} height="18" fill="#059669" rx="3" />
             <text x="520" y="20" fontSize="12" fill="#374151">
-              {r.rate === null ? '—' : `${Math.round(r.rate * 100)}%`} {r.detail}
+              {percent(r.rate)} {r.detail}
             </text>
           </g>
         ))}

@@ -2,7 +2,7 @@ import { useNavigation, useSearchParams } from '@remix-run/react';
 import { Banner, BlockStack, Card, InlineStack, Select, Text } from '@shopify/polaris';
 import type { StandingsResult } from '../admin/standings.server';
 import { format } from '../i18n';
-import { useMessages } from '../i18n/context';
+import { useMessages, useNumberText } from '../i18n/context';
 import { CustomerLink } from './CustomerLink';
 import { usePeriodText } from './LocalDate';
 import { RowsTable } from './RowsTable';
@@ -13,6 +13,7 @@ export function Standings({ result }: { result: StandingsResult }) {
   const navigation = useNavigation();
   const m = useMessages().records.standings;
   const period = usePeriodText();
+  const number = useNumberText();
   // The window being loaded stays picked: the select follows the loader's data, which would show the
   // previous window until the navigation ends.
   const asked = navigation.location ? new URLSearchParams(navigation.location.search).get('periodKey') : null;
@@ -60,15 +61,15 @@ export function Standings({ result }: { result: StandingsResult }) {
                 rows={view.entries.map((e) => ({
                   id: e.externalId,
                   cells: [
-                    String(e.rank),
+                    number(e.rank),
                     e.displayName,
                     <CustomerLink customerId={e.customerId} externalId={e.externalId} label={m.shopifyCustomer} />,
-                    String(e.value),
+                    number(e.value),
                   ],
                 }))}
               />
               <Text as="p" tone="subdued">
-                {format(m.ranked, { count: view.rankedCount })}
+                {format(m.ranked, { count: number(view.rankedCount) })}
               </Text>
             </BlockStack>
           ) : (

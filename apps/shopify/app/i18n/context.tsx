@@ -16,11 +16,22 @@ export function useAdminLanguage(): AdminLanguage {
   return useContext(LanguageContext);
 }
 
+/** A number in the admin's language ("1.001,98" in German), to two decimals at most: progress, ranks' values. */
+export function useNumberText(): (value: number) => string {
+  const number = new Intl.NumberFormat(useAdminLanguage(), { maximumFractionDigits: 2 });
+  return (value) => number.format(value);
+}
+
+/** A rate (0.25) as a whole percentage in the admin's language ("25 %" in German); '—' for none. */
+export function usePercentText(): (rate: number | null) => string {
+  const percent = new Intl.NumberFormat(useAdminLanguage(), { style: 'percent', maximumFractionDigits: 0 });
+  return (rate) => (rate === null ? '—' : percent.format(rate));
+}
+
 /** Money in the admin's language: in its currency when known, else as a plain number. */
 export function useMoneyText(): (amount: number, currency: string | null) => string {
   const language = useAdminLanguage();
+  const number = useNumberText();
   return (amount, currency) =>
-    currency
-      ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount)
-      : new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(amount);
+    currency ? new Intl.NumberFormat(language, { style: 'currency', currency }).format(amount) : number(amount);
 }

@@ -18,7 +18,7 @@ import type { AccountClient } from '../core/client.server';
 import { coreFailure } from '../core/failure';
 import { format } from '../i18n';
 import { FailureBanner } from '../components/FailureBanner';
-import { useMessages } from '../i18n/context';
+import { useMessages, usePercentText } from '../i18n/context';
 import { currentEarnings } from '../insights/earnings.server';
 import { orderRetentionMonths, setOrderRetentionMonths } from '../insights/retention.server';
 import { dayRange } from '../insights/range';
@@ -72,8 +72,6 @@ export const action = async ({ request }: ActionFunctionArgs) => {
   await setOrderRetentionMonths(pool(), session.shop, months);
   return Response.json({ retention: 'saved' as const });
 };
-
-const percent = (rate: number | null) => (rate === null ? '—' : `${Math.round(rate * 100)}%`);
 
 type Summary = NonNullable<SerializeFrom<typeof loader>['summary']>;
 
@@ -172,6 +170,7 @@ const Numbers = memo(function Numbers({ summary }: { summary: Summary }) {
   const { dashboard: m } = useMessages();
   const days = useDayRange();
   const zoneName = useZoneName();
+  const percent = usePercentText();
   return (
     <>
       <Layout.Section>

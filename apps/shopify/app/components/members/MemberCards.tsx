@@ -3,7 +3,7 @@ import { useAppBridge } from '@shopify/app-bridge-react';
 import { Badge, BlockStack, Button, Card, InlineError, InlineStack, Text, TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
 import { format, textFor } from '../../i18n';
-import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context';
+import { useAdminLanguage, useMessages, useMoneyText, useNumberText } from '../../i18n/context';
 import { useDateText, usePeriodText } from '../LocalDate';
 import { RowsTable, type TableRow } from '../RowsTable';
 import type {
@@ -231,6 +231,7 @@ export function StreaksCard({ rows }: { rows: StreakRow[] }) {
 export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
   const { members: m } = useMessages();
   const period = usePeriodText();
+  const number = useNumberText();
   const c = m.challengeColumns;
   return (
     <Section
@@ -243,7 +244,7 @@ export function ChallengesCard({ rows }: { rows: ChallengeRow[] }) {
           row.challengeName ?? <Deleted words={m.deletedPrograms.challenge} />,
           period(row.periodKey),
           <StatusBadge status={row.status} />,
-          row.target === null ? row.value : `${row.value} / ${row.target}`,
+          row.target === null ? number(row.value) : `${number(row.value)} / ${number(row.target)}`,
         ],
       }))}
     />

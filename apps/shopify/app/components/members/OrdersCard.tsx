@@ -1,7 +1,7 @@
 import { Badge, BlockStack, Box, InlineStack, List, Text } from '@shopify/polaris';
 import type { OrderRow, RewardRow } from '../../admin/members.server';
 import { format, textFor } from '../../i18n';
-import { useAdminLanguage, useMessages, useMoneyText } from '../../i18n/context';
+import { useMessages, useMoneyText, useNumberText } from '../../i18n/context';
 import { useDateText } from '../LocalDate';
 import { TitledCard } from '../TitledCard';
 import { RewardStatus } from './MemberCards';
@@ -20,10 +20,12 @@ const STATE_TONES = {
  */
 export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: RewardRow[] }) {
   const { members: m } = useMessages();
-  const language = useAdminLanguage();
   const date = useDateText();
-  const number = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const number = useNumberText();
   const money = useMoneyText();
+  // A sum an order adds is its amount, in the order's currency; a count is a number of orders.
+  const amount = (log: OrderRow['logs'][number], value: number, currency: string | null) =>
+    log.method === 'sum' ? money(value, currency) : number(value);
   const rewardsById = new Map(rewards.map((r) => [r.id, r]));
   return (
     <TitledCard title={m.orders} region>
@@ -51,10 +53,10 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                   {order.points ? (
                     <List.Item>
                       <BlockStack gap="100">
-                        <Text as="span">{format(m.orderPoints, { value: number.format(order.points.earned) })}</Text>
+                        <Text as="span">{format(m.orderPoints, { value: number(order.points.earned) })}</Text>
                         {order.points.bonus > 1 ? (
                           <Text as="span" tone="subdued">
-                            {format(m.orderPointsBonus, { n: number.format(order.points.bonus) })}
+                            {format(m.orderPointsBonus, { n: number(order.points.bonus) })}
                           </Text>
                         ) : null}
                         {order.points.refused ? (
@@ -64,7 +66,7 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                         ) : null}
                         {order.points.reversed > 0 ? (
                           <Text as="span" tone="subdued">
-                            {format(m.orderPointsTakenBack, { value: number.format(order.points.reversed) })}
+                            {format(m.orderPointsTakenBack, { value: number(order.points.reversed) })}
                           </Text>
                         ) : null}
                       </BlockStack>
@@ -77,7 +79,7 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                           {format(m.earned, {
                             program: log.definitionName,
                             kind: `${textFor(m.sources, log.kind) ?? log.kind}${log.activityId === 'first_order' ? `, ${m.firstOrder}` : ''}`,
-                            value: number.format(log.value),
+                            value: amount(log, log.value, order.currency),
                           })}
                         </Text>
                         {log.refused ? (
@@ -90,7 +92,7 @@ export function OrdersCard({ orders, rewards }: { orders: OrderRow[]; rewards: R
                           .map((r) => (
                             <Text as="span" tone="subdued" key={r.uniqueIdentifier}>
                               {format(r.uniqueIdentifier.startsWith('cancel:') ? m.reversals.cancel : m.reversals.refund, {
-                                value: number.format(r.value),
+                                value: amount(log, r.value, order.currency),
                               })}
                             </Text>
                           ))}
