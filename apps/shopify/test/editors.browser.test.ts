@@ -615,6 +615,16 @@ describe('the branding editor', () => {
 
   it("edits colours, the launcher's place and label, and texts, with the real widget previewing each change before the save", async () => {
     const { browser } = admin;
+    // Points and a leaderboard live: the panel has its six tabs, the widest it gets.
+    const [points] = (await api.get('/schema/points_setting/record')).body.data;
+    expect((await api.patch(`/schema/points_setting/record/${points.id}`, { status: 'live' })).status).toBe(200);
+    await created('/schema/leaderboard/record', {
+      name: 'Previewed board',
+      status: 'live',
+      linkedSchemaSlug: 'streak',
+      linkedSchemaRecordId: streak.id,
+      rankBy: 'current_run',
+    });
     await browser.open('/app/widget');
     await page().getByRole('link', { name: 'Branding' }).first().click();
     await page().waitForURL(/\/app\/widget\/branding/);
@@ -635,6 +645,20 @@ describe('the branding editor', () => {
       primary: 'rgba(255, 0, 0, 1)',
     });
     await page().frameLocator('[data-testid="branding-preview"]').getByText('Welcome to the club').waitFor();
+    // The preview is laid out as wide as a phone, scaled to its column: no tab's word is split across lines.
+    const tabLines = () =>
+      page().evaluate(() => {
+        const frame = document.querySelector<HTMLIFrameElement>('[data-testid="branding-preview"]');
+        const tabs = frame?.contentDocument?.querySelector('loyalty-widget')?.shadowRoot?.querySelectorAll('[role="tab"]') ?? [];
+        return [...tabs].map((tab) => {
+          const range = document.createRange();
+          range.selectNodeContents(tab);
+          return [tab.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+        });
+      });
+    // The points and leaderboard tabs come with their own reads, after the others.
+    await expect.poll(async () => (await tabLines()).length, { timeout: 15_000 }).toBe(6);
+    for (const [label, lines] of await tabLines()) expect(lines, String(label)).toBe(1);
     await browser.shot('branding-editor');
     // Nothing is saved until the merchant saves.
     const stored = async (slug: string) => (await api.get(`/schema/${slug}/record`, { limit: 1 })).body.data[0];

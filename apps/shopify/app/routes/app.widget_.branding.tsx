@@ -20,6 +20,7 @@ import { refusalInWords } from '../admin/refusals';
 import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { EditorFrame } from '../components/EditorFrame';
 import { HelpFooter } from '../components/HelpFooter';
+import { PhoneSizedFrame } from '../components/PhoneSizedFrame';
 import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { config } from '../config.server';
@@ -383,12 +384,13 @@ function BrandingEditor({
       </Layout.Section>
       <Layout.Section variant="oneThird">
         <TitledCard title={m.preview.title}>
-          <iframe
+          <PhoneSizedFrame
             title={m.preview.frameTitle}
             data-testid="branding-preview"
             lang={language}
             srcDoc={previewDocument(baseUrl, accountId, ids, shown, m.preview.note, language, currency)}
-            style={{ width: '100%', height: 640, border: '1px solid #e1e3e5', borderRadius: 8 }}
+            height={640}
+            style={{ border: '1px solid #e1e3e5', borderRadius: 8 }}
           />
         </TitledCard>
       </Layout.Section>
