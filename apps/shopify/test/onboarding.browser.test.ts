@@ -154,7 +154,7 @@ describe('first-run checklist in Chromium', () => {
     await first.waitFor();
     const text = (await first.innerText()).replace(/\s+/g, ' ');
     expect(text).toMatch(/#5001 · .* · \$120\.00 (Success )?Earned/);
-    expect(text).toContain('Monthly spend challenge (Challenge): +120');
+    expect(text).toContain('Monthly spend challenge (Challenge): +$120.00');
     // The milestone at 100 was reached; its reward waits out the return window.
     expect(text).toMatch(/Held until [A-Z][a-z]{2} \d{1,2}, \d{4}/);
     await browser.shot('onboarding-first-order');
