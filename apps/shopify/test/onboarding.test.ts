@@ -221,6 +221,11 @@ describe('program templates', () => {
       [500, 'fixed_amount', 5, 'live', '€5 off your next order', false],
       [1000, 'percentage', 10, 'live', '10% off your next order', false],
     ]);
+    // Named with their program, so the admin tells them from another template's "10% off your next order".
+    expect(first.rewards.map((r) => r.name)).toEqual([
+      '€5 off your next order · Points and tiers',
+      '10% off your next order · Points and tiers',
+    ]);
     for (const r of first.rewards) expect((await discountRewards()).has(r.id)).toBe(true);
     expect(first.tiers.map((t) => [t.name, t.status, t.pointsThreshold, t.earnMultiplier, t.eudTitle, t.eudDescription])).toEqual([
       ['Silver', 'live', 500, 1.2, 'Silver', 'Earn 20% more points on every purchase.'],

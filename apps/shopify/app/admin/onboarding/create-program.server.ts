@@ -231,10 +231,14 @@ export async function createProgram(api: AccountClient, options: CreateOptions, 
   }
 }
 
-/** A template's reward; one with a cost in points can be redeemed for them (CONTRACT §19). */
+/**
+ * A template's reward; one with a cost in points can be redeemed for them (CONTRACT §19). Its name
+ * carries its program's: two templates give rewards of one title ("10% off your next order"), which
+ * the admin's lists and pickers must tell apart.
+ */
 export function rewardBody(reward: RewardPlan, programName: string, shopifyDiscounts: boolean, redeem: string): Record<string, unknown> {
   return {
-    name: reward.title,
+    name: `${reward.title} · ${programName}`,
     description: `${programName}: ${reward.title}`,
     discountType: reward.discountType,
     discountValue: reward.discountValue,
