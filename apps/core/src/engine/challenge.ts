@@ -9,15 +9,20 @@ import { type ProgressEvent, type LogInput, notAggregated, type Outcome, type St
 import { type Versioned, versioned } from './writes.js';
 import { decimalSum } from './decimals.js';
 
-/** The change that fails a window that ended uncompleted, at the window's end. */
+/**
+ * The change that fails a window that ended uncompleted, at the window's end in the member's zone,
+ * never before the run began: after a move east the window may have ended there before its first
+ * log. The deadline then reads the same instant, not the later one set in the zone left.
+ */
 export function failedChallengePatch(
   progress: ChallengeProgressRow,
   zone: string,
   period: Period,
   now: Date,
 ): Partial<ChallengeProgressRow> {
-  const end = periodBounds(progress.period_key, period, zone).end;
-  return { challenge_progress_status: 'failed', challenge_failed_at: end, updated_at: now };
+  const windowEnd = periodBounds(progress.period_key, period, zone).end;
+  const end = progress.challenge_started_at > windowEnd ? progress.challenge_started_at : windowEnd;
+  return { challenge_progress_status: 'failed', challenge_failed_at: end, challenge_to_be_failed_at: end, updated_at: now };
 }
 
 /**

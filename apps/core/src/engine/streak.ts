@@ -64,7 +64,8 @@ export function settleMissed(
   let available = Math.min(progress.freezes_available, definition.max_freezes);
   do {
     if (available === 0) {
-      step({ streak_progress_status: 'broken', streak_broken_at: end });
+      // The deadline reads the break's own end: after a move east it was set later, in the zone left.
+      step({ streak_progress_status: 'broken', streak_broken_at: end, streak_to_be_broken_at: end });
       events.push({ code: 'streak_progress_broken', progress: row });
       break;
     }
