@@ -118,7 +118,7 @@ const CASES: { slug: string; body: () => Record<string, unknown>; code: string; 
 ];
 
 /** The fallbacks: a code the admin has no sentence for, a 409 without details, a refusal with none on a field, an outage. */
-const FALLBACKS = ['unknown', 'conflict', 'general', 'outage'];
+const FALLBACKS = ['unknown', 'conflict', 'general', 'fields', 'outage'];
 
 describe("the core's refusals in the merchant's words", () => {
   const seen = new Set<string>();
@@ -147,6 +147,8 @@ describe("the core's refusals in the merchant's words", () => {
         expect(text, `${language}: ${JSON.stringify(refusal)}`).toMatch(new RegExp(`^${pattern}$`));
         // No API word reaches the merchant.
         expect(text).not.toMatch(/[a-z]+[A-Z]\w*|_[a-z]/);
+        // The banner above a refusal on a field points at it, not at the service.
+        if (c.field) expect(refusal.message).toBe(words.fields);
       }
     });
 

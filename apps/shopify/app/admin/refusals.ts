@@ -64,6 +64,8 @@ export function refusalInWords(
     ? words.outage
     : failure.code === 'conflict' && !failure.details?.length
       ? words.conflict
-      : words.general;
+      : Object.keys(fieldErrors).length
+        ? words.fields
+        : words.general;
   return { message: unplaced.length ? unplaced.join(' ') : general, fieldErrors };
 }

@@ -415,5 +415,6 @@ export const editors: Messages['editors'] = {
     conflict: 'Jemand hat dies gleichzeitig geändert. Lade die Seite neu und versuche es noch einmal.',
     outage: 'Der Loyalty-Dienst hat nicht geantwortet. Versuche es in einer Minute noch einmal.',
     general: 'Der Loyalty-Dienst hat die Änderungen abgelehnt.',
+    fields: 'Einige Änderungen wurden nicht gespeichert: Prüfe die unten markierten Felder.',
   },
 };

@@ -384,5 +384,6 @@ export const editors = {
     conflict: 'Someone changed this at the same time. Reload the page and try again.',
     outage: 'The loyalty service did not answer. Try again in a minute.',
     general: 'The loyalty service refused the changes.',
+    fields: 'Some changes were not saved: check the fields marked below.',
   },
 };
