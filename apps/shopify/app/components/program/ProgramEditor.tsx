@@ -209,16 +209,21 @@ export function ProgramEditor({
           {local || problems.length ? (
             <Layout.Section>
               <Banner tone="critical" title={local ? m.result.checks : draft.id ? m.result.partial : m.result.failed}>
-                {problems.map((p, i) => (
-                  <p key={i}>
-                    {partNames(p.scope)}: {p.message}
-                  </p>
-                ))}
-                {unplaced.map(([k, message]) => (
-                  <p key={k}>
-                    {partNames(k)} ({k.split('.').pop()}): {message}
-                  </p>
-                ))}
+                {/* No lines, no children: Polaris draws an empty content strip for an empty list. */}
+                {problems.length || unplaced.length ? (
+                  <>
+                    {problems.map((p, i) => (
+                      <p key={i}>
+                        {partNames(p.scope)}: {p.message}
+                      </p>
+                    ))}
+                    {unplaced.map(([k, message]) => (
+                      <p key={k}>
+                        {partNames(k)} ({k.split('.').pop()}): {message}
+                      </p>
+                    ))}
+                  </>
+                ) : null}
               </Banner>
             </Layout.Section>
           ) : null}
