@@ -437,9 +437,8 @@ describe("a new member's tier", () => {
     };
   };
 
-  it('is the live tier of threshold 0 from the moment the member is made, by an API key, a log or a token: entered once, with its event and entry reward', async () => {
-    const { own, make } = await pointsAccount();
-    const read = readerOf(own);
+  /** A live tier of threshold 0 whose entry reward is a welcome code. */
+  const welcomeTier = async (make: Awaited<ReturnType<typeof pointsAccount>>['make']) => {
     const welcome = await make('reward', {
       name: `W${++seq}`,
       description: 'd',
@@ -447,7 +446,13 @@ describe("a new member's tier", () => {
       discountValue: 5,
       rewardExpiryType: 'no_expiry',
     });
-    const base = await make('tier', { name: 'Member', status: 'live', pointsThreshold: 0, entryRewardId: welcome.id });
+    return { welcome, base: await make('tier', { name: 'Member', status: 'live', pointsThreshold: 0, entryRewardId: welcome.id }) };
+  };
+
+  it('is the live tier of threshold 0 from the moment the member is made, by an API key, a log or a token: entered once, with its event and entry reward', async () => {
+    const { own, make } = await pointsAccount();
+    const read = readerOf(own);
+    const { welcome, base } = await welcomeTier(make);
     await make('tier', { name: 'Gold', status: 'live', pointsThreshold: 100, earnMultiplier: 2 });
     const streak = await make('streak', { name: `S${++seq}`, status: 'live' });
 
@@ -488,14 +493,7 @@ describe("a new member's tier", () => {
   it("is entered once when the new member's first logs and tokens race", async () => {
     const { own, make } = await pointsAccount();
     const read = readerOf(own);
-    const welcome = await make('reward', {
-      name: `W${++seq}`,
-      description: 'd',
-      discountType: 'percentage',
-      discountValue: 5,
-      rewardExpiryType: 'no_expiry',
-    });
-    const base = await make('tier', { name: 'Member', status: 'live', pointsThreshold: 0, entryRewardId: welcome.id });
+    const { welcome, base } = await welcomeTier(make);
     const streaks = await Promise.all([1, 2, 3, 4].map(() => make('streak', { name: `S${++seq}`, status: 'live' })));
     const externalId = `racing-${++seq}`;
     const answers = await Promise.all([
