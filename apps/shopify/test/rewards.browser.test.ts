@@ -499,8 +499,9 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
       expect(await fieldError(t.name)).toBe(t.words.tooLong256);
       expect(await fieldError(t.title)).toBe(t.words.tooLong48);
       expect(await fieldError(t.days)).toBe(t.words.moreThan0);
+      // The rule over the record, in the same answer: a percentage is at most 100.
+      expect(await fieldError(t.percentage)).toBe(t.words.percentage);
       await browser.shot(`reward-editor-refused-${language}`);
-      // The rule over the record: a percentage is at most 100 (checked once the fields are valid).
       await page().getByLabel(t.name, { exact: true }).fill('');
       await page().getByLabel(t.title, { exact: true }).fill('');
       await page().getByLabel(t.days, { exact: true }).fill('40000');
@@ -536,12 +537,14 @@ describe('the core’s refusals, on their fields in the merchant’s words', () 
       await trySave();
       expect(await fieldError(t.prefix)).toBe(t.words.prefix);
       expect(await fieldError(t.length)).toBe(t.words.atMost32);
+      // With them, the rule a missing date breaks: "on a date" requires one.
+      expect(await fieldError(t.date)).toBe(t.words.required);
       await page().getByLabel(t.prefix).fill('A'.repeat(17));
       await page().getByLabel(t.length).fill('3');
       await trySave();
       expect(await fieldError(t.prefix)).toBe(t.words.tooLong16);
       expect(await fieldError(t.length)).toBe(t.words.atLeast6);
-      // The expiry rule is checked once the fields are valid: a date is required for "on a date".
+      // The fields mended, the date is still required.
       await page().getByLabel(t.prefix).fill('OK-');
       await page().getByLabel(t.length).fill('8');
       await trySave();

@@ -3,6 +3,7 @@ import { isPlainObject } from '../db/json.js';
 import { type ErrorDetail, invalidInput } from '../errors.js';
 import type { FieldDef } from './fields.js';
 import type { Resource, Values } from './resource.js';
+import { checkRules } from './rules.js';
 
 /** Renders a zod issue path as `tasks[0].name`; from base '' a top-level key is named as it is (`ownedById`). */
 export function pathOf(base: string, path: readonly PropertyKey[]): string {
@@ -107,6 +108,12 @@ export function validateBody(resource: Resource, body: unknown, op: 'create' | '
       else if (f.required) details.push({ field: key, code: 'required', message: `"${key}" is required.` });
     }
   }
-  if (details.length) throw invalidInput('The body has invalid fields.', details);
+  if (details.length) {
+    // On create the body is the whole record: the rules its valid fields break (a percentage above
+    // 100, a field another one requires) come in the same answer, so a client mends all in one round.
+    const named = new Set(details.map((d) => d.field));
+    const broken = op === 'create' ? checkRules(resource.rules?.conditional ?? [], values).filter((d) => !named.has(d.field)) : [];
+    throw invalidInput('The body has invalid fields.', [...details, ...broken]);
+  }
   return values;
 }

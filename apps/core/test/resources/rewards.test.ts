@@ -46,6 +46,22 @@ describe('reward', () => {
     expect(done.body.data.rewardExpiryAt).toBe('2027-01-01T00:00:00.000Z');
   });
 
+  it("names a new record's broken rules beside its fields' refusals, in one answer, and makes nothing", async () => {
+    const before = (await acct.api.get('/schema/reward/record', { fetchTotalCount: 'true' })).body.paging.total;
+    const res = await reward({ discountValue: 150, rewardExpiryType: 'relative', pointsCost: -5, couponCodeLength: 5 });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.map((d: any) => [d.field, d.code]).sort()).toEqual([
+      ['couponCodeLength', 'too_small'],
+      ['discountValue', 'too_large'],
+      ['pointsCost', 'too_small'],
+      ['rewardExpiryInDays', 'required'],
+    ]);
+    // A field refused on its own is not named again by a rule that requires it.
+    const invalidDays = await reward({ rewardExpiryType: 'relative', rewardExpiryInDays: -1, pointsCost: -5 });
+    expect(invalidDays.body.error.details.filter((d: any) => d.field === 'rewardExpiryInDays')).toHaveLength(1);
+    expect((await acct.api.get('/schema/reward/record', { fetchTotalCount: 'true' })).body.paging.total).toBe(before);
+  });
+
   it.each([
     [{ discountType: 'bogo' }, 'discountType', 'invalid_enum'],
     [{ discountValue: -1 }, 'discountValue', 'too_small'],
