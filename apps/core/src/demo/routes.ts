@@ -177,7 +177,7 @@ export function demoRoutes(router: Router, s: Services): void {
         .where({ account_id: account.id, status: 'live' })
         .orderBy('created_at', 'desc')
         .first('api_key', 'api_secret_enc');
-      const info = await loadAccount(s.db, account.id);
+      const info = key && (await loadAccount(s.db, account.id));
       if (key && info) {
         const minted = await mintEndUserToken(
           s.records,

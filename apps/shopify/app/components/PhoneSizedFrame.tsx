@@ -7,7 +7,7 @@ const PHONE_WIDTH = 375;
  * An iframe laid out at least as wide as a phone and scaled down to fit a narrower column, so a
  * preview beside a form shows the widget as a phone does, only smaller.
  */
-export function PhoneSizedFrame({ height, style, title, ...frame }: IframeHTMLAttributes<HTMLIFrameElement> & { height: number }) {
+export function PhoneSizedFrame({ height, style, ...frame }: IframeHTMLAttributes<HTMLIFrameElement> & { height: number }) {
   const box = useRef<HTMLDivElement>(null);
   const [scale, setScale] = useState(1);
   useEffect(() => {
@@ -20,7 +20,6 @@ export function PhoneSizedFrame({ height, style, title, ...frame }: IframeHTMLAt
   return (
     <div ref={box} style={{ height: height * scale, overflow: 'hidden' }}>
       <iframe
-        title={title}
         {...frame}
         style={{ ...style, width: scale < 1 ? PHONE_WIDTH : '100%', height, transform: `scale(${scale})`, transformOrigin: 'top left' }}
       />

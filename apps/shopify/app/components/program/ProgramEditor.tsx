@@ -179,6 +179,18 @@ export function ProgramEditor({
     return scope === 'completionReward' ? m.result.part.completionReward : m.result.part.settings;
   };
   const unplaced = Object.entries(errors).filter(([k]) => !placed(draft, k));
+  const bannerLines = [
+    ...problems.map((p, i) => (
+      <p key={i}>
+        {partNames(p.scope)}: {p.message}
+      </p>
+    )),
+    ...unplaced.map(([k, message]) => (
+      <p key={k}>
+        {partNames(k)} ({k.split('.').pop()}): {message}
+      </p>
+    )),
+  ];
   const title = draft.settings.name || (baseline.id ? baseline.settings.name : m.newTitle[draft.kind]);
   const problemKeys = new Set(
     draft.milestones.filter((ms) => Object.keys(errors).some((k) => k.startsWith(`milestones.${ms.key}.`))).map((ms) => ms.key),
@@ -210,20 +222,7 @@ export function ProgramEditor({
             <Layout.Section>
               <Banner tone="critical" title={local ? m.result.checks : draft.id ? m.result.partial : m.result.failed}>
                 {/* No lines, no children: Polaris draws an empty content strip for an empty list. */}
-                {problems.length || unplaced.length ? (
-                  <>
-                    {problems.map((p, i) => (
-                      <p key={i}>
-                        {partNames(p.scope)}: {p.message}
-                      </p>
-                    ))}
-                    {unplaced.map(([k, message]) => (
-                      <p key={k}>
-                        {partNames(k)} ({k.split('.').pop()}): {message}
-                      </p>
-                    ))}
-                  </>
-                ) : null}
+                {bannerLines.length ? bannerLines : null}
               </Banner>
             </Layout.Section>
           ) : null}
