@@ -11,10 +11,19 @@ import {
   useRouteLoaderData,
 } from '@remix-run/react';
 import { useEffect } from 'react';
-import { ADMIN_MESSAGES, adminLanguage } from './i18n';
+import { adminLanguage } from './i18n';
+import { ADMIN_MESSAGES } from './i18n/bundles.server';
+import { common as englishCommon } from './i18n/en/common';
 
-/** The document's language, as the admin's pages pick theirs on a first load: screen readers speak the page in it. */
-export const loader = ({ request }: LoaderFunctionArgs) => ({ language: adminLanguage(request) });
+/**
+ * The document's language, as the admin's pages pick theirs on a first load: screen readers speak
+ * the page in it. With it, the words of the error page below, in that language.
+ */
+export const loader = ({ request }: LoaderFunctionArgs) => {
+  const language = adminLanguage(request);
+  const { notFound, refused, failed } = ADMIN_MESSAGES[language].common;
+  return { language, failures: { notFound, refused, failed } };
+};
 
 /** Kept from the first load, as the layout keeps its language: later requests no longer say it. */
 export const shouldRevalidate = () => false;
@@ -55,10 +64,11 @@ export default function App() {
  */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const language = useRouteLoaderData<typeof loader>('root')?.language ?? 'en';
-  const { common } = ADMIN_MESSAGES[language];
+  const root = useRouteLoaderData<typeof loader>('root');
+  const language = root?.language ?? 'en';
+  const failures = root?.failures ?? englishCommon;
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const words = status === 404 ? common.notFound : status < 500 ? common.refused : common.failed;
+  const words = status === 404 ? failures.notFound : status < 500 ? failures.refused : failures.failed;
   return (
     <html lang={language}>
       <head>

@@ -4,6 +4,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ColumnChart } from '../app/components/Charts';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { AdminLanguageProvider } from '../app/i18n/context';
 
 /** The admin's column chart as it renders: its numbers in the admin's language, short over a column, whole in its tooltip. */
@@ -17,6 +18,7 @@ const chart = (
 ) => {
   const inLanguage = createElement(AdminLanguageProvider, {
     language,
+    messages: ADMIN_MESSAGES[language],
     children: createElement(ColumnChart, { title: 'Points earned', points, currency }),
   });
   return renderToStaticMarkup(createElement(AppProvider, { i18n: polarisEn, children: inLanguage }));

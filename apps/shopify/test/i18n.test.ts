@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES } from '../app/i18n';
+import { type Messages } from '../app/i18n';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 
 /** Every text of a language by its path, e.g. `records.standings.title`. */
 function leaves(node: unknown, path = ''): Map<string, string> {
@@ -11,28 +12,6 @@ function leaves(node: unknown, path = ''): Map<string, string> {
 }
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
-
-/**
- * Words German writes as English does (loanwords, product and protocol names, API values shown as
- * they are): a German text equal to its English one is only accepted when it is one of these.
- */
-const SAME_IN_GERMAN = new Set([
-  'Widget',
-  'Branding',
-  'Webhooks',
-  'Webhook',
-  'Challenges',
-  'Challenge',
-  'Name',
-  'Status',
-  'Live',
-  'HTTP',
-  'Mission',
-  'Code',
-  'Codes',
-  'Integration',
-  'Domain',
-]);
 
 /** Shopify Flow shows its actions and triggers by the names the app's extensions give them, in English. */
 const NAMED_BY_FLOW = ['onboarding.steps.automate.actionNames.', 'onboarding.steps.automate.triggerNames.'];
@@ -52,8 +31,22 @@ function untranslated(texts: Map<string, string>, allowed: Set<string>): string[
     .map(([path, text]) => `${path}: ${text}`);
 }
 
+/** Each language folder beside English: its bundle, and the words it writes as English does (test/same-as-english). */
+const bundles = import.meta.glob<Record<string, Messages>>('../app/i18n/*/index.ts', { eager: true });
+const sameAsEnglish = import.meta.glob<Set<string>>('./same-as-english/*.ts', { eager: true, import: 'default' });
+const LANGUAGES = Object.entries(bundles)
+  .map(([path, module]) => ({ language: path.split('/').at(-2)!, messages: Object.values(module)[0]! }))
+  .filter(({ language }) => language !== 'en')
+  .map((bundle) => ({ ...bundle, sameAsEnglish: sameAsEnglish[`./same-as-english/${bundle.language}.ts`] ?? new Set<string>() }));
+const SAME_IN_GERMAN = LANGUAGES.find((l) => l.language === 'de')!.sameAsEnglish;
+
 describe('admin texts', () => {
-  for (const [language, messages] of Object.entries(ADMIN_MESSAGES).filter(([code]) => code !== 'en')) {
+  it('the admin offers every language it has texts for, each named by its folder', () => {
+    expect(Object.keys(ADMIN_MESSAGES).sort()).toEqual(['en', ...LANGUAGES.map((l) => l.language)].sort());
+    for (const { language, messages } of LANGUAGES) expect(messages.language, language).toBe(language);
+  });
+
+  for (const { language, messages, sameAsEnglish } of LANGUAGES) {
     const texts = leaves(messages);
 
     it(`${language} has every English text and no other`, () => {
@@ -67,7 +60,7 @@ describe('admin texts', () => {
     });
 
     it(`${language} leaves no text in English unless it reads the same in ${language}`, () => {
-      expect(untranslated(texts, language === 'de' ? SAME_IN_GERMAN : new Set())).toEqual([]);
+      expect(untranslated(texts, sameAsEnglish)).toEqual([]);
     });
   }
 

@@ -1,6 +1,7 @@
 import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES, type AdminLanguage } from '../app/i18n';
+import { type AdminLanguage } from '../app/i18n';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { blankMilestone, blankProgram, type ProgramDraft } from '../app/admin/program-draft';
 import { loadProgram, saveProgram } from '../app/admin/program-save.server';
 import { type AccountClient, accountClient, unreachableAsUnavailable } from '../app/core/client.server';

@@ -3,7 +3,7 @@ import type { Client } from '../../core/test/support/harness';
 import { refusalInWords } from '../app/admin/refusals';
 import { tierLabels, tierRefusal } from '../app/admin/tier-words';
 import { coreFailure } from '../app/core/failure';
-import { ADMIN_MESSAGES } from '../app/i18n';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { type Stack, startStack, TEST_SHOP } from './support/stack';
 
 /**

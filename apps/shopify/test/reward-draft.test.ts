@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES } from '../app/i18n';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { blankReward, checkDraft, coreBody, type DraftField, draftOf, refusalsOnFields, specOf, todayIn } from '../app/admin/reward-draft';
 import { issuingSpecOf } from '../app/shopify/reward-issuing';
 

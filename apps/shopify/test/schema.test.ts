@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADMIN_MESSAGES } from '../app/i18n';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { fieldsOf, inFormWords, localize, referencedSlug, referencedSlugs, toBody, toInput } from '../app/admin/form-fields';
 
 // A slice of the core's MissionCreate schema, in the shape its OpenAPI document gives.

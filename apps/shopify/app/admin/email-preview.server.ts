@@ -1,7 +1,8 @@
 import type { EventCode } from './events';
 import type { AccountClient } from '../core/client.server';
 import { type CoreFailure, coreFailure, failureMessage } from '../core/failure';
-import { ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
+import { type AdminLanguage } from '../i18n';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 
 /** An email as the core renders it for a preview, or why it could not. */
 export type EmailPreview = { ok: true; subject: string; html: string; unknownVariables: string[] } | { ok: false; message: string };

@@ -1,7 +1,8 @@
 import type { EventCode } from './events';
 import type { AccountClient } from '../core/client.server';
 import { failureMessage } from '../core/failure';
-import { ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
+import { type AdminLanguage } from '../i18n';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 
 /** A push, SMS or chat message as the core fills it in for a preview, or why it could not. */
 export type MessagePreview =

@@ -1,19 +1,35 @@
-import { createContext, useContext, type ReactNode } from 'react';
-import { ADMIN_MESSAGES, type AdminLanguage, type Messages } from './index';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
+import type { AdminLanguage, Messages } from './index';
 
-const LanguageContext = createContext<AdminLanguage>('en');
+/** The admin's language and its texts, as the layout's loader sent them (no default: a page outside the layout has neither). */
+const LanguageContext = createContext<{ language: AdminLanguage; messages: Messages } | null>(null);
 
-export function AdminLanguageProvider({ language, children }: { language: AdminLanguage; children: ReactNode }) {
-  return <LanguageContext.Provider value={language}>{children}</LanguageContext.Provider>;
+export function AdminLanguageProvider({
+  language,
+  messages,
+  children,
+}: {
+  language: AdminLanguage;
+  messages: Messages;
+  children: ReactNode;
+}) {
+  const value = useMemo(() => ({ language, messages }), [language, messages]);
+  return <LanguageContext.Provider value={value}>{children}</LanguageContext.Provider>;
+}
+
+function useLanguageContext() {
+  const found = useContext(LanguageContext);
+  if (!found) throw new Error('The admin texts are read under AdminLanguageProvider only (the /app layout).');
+  return found;
 }
 
 /** The current admin language's texts, for components under the admin layout. */
 export function useMessages(): Messages {
-  return ADMIN_MESSAGES[useContext(LanguageContext)];
+  return useLanguageContext().messages;
 }
 
 export function useAdminLanguage(): AdminLanguage {
-  return useContext(LanguageContext);
+  return useLanguageContext().language;
 }
 
 /** A number in the admin's language ("1.001,98" in German), to two decimals at most: progress, ranks' values. */

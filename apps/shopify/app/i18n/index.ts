@@ -1,19 +1,22 @@
-import { de } from './de';
-import { en } from './en';
+import { coreLanguage } from '../core/languages';
 import type { Messages } from './messages';
 
 export type { Messages };
 
-/** The admin's texts, one folder per language and one file per page area (messages.ts types them by English). */
-export const ADMIN_MESSAGES = { en, de } satisfies Record<string, Messages>;
+/**
+ * The admin's languages. Their texts live in one folder per language (English the reference,
+ * `messages.ts` types the rest by it) and reach the browser one language at a time, through the
+ * layout's loader (`bundles.server.ts`).
+ */
+export const ADMIN_LANGUAGES = ['en', 'de'] as const;
 
-export type AdminLanguage = keyof typeof ADMIN_MESSAGES;
+export type AdminLanguage = (typeof ADMIN_LANGUAGES)[number];
 
-export const isAdminLanguage = (code: string): code is AdminLanguage => Object.hasOwn(ADMIN_MESSAGES, code);
+export const isAdminLanguage = (code: string): code is AdminLanguage => (ADMIN_LANGUAGES as readonly string[]).includes(code);
 
 /**
  * The language the admin is shown in: Shopify's `locale` parameter on the embedded admin's first
- * load (e.g. `de` or `de-DE`), else the browser's preference, else English.
+ * load (`de`, `fr-CA`, `pt-BR`, `zh-CN`), else the browser's preference, else English.
  */
 export function adminLanguage(request: Request): AdminLanguage {
   const candidates = [
@@ -21,8 +24,8 @@ export function adminLanguage(request: Request): AdminLanguage {
     ...(request.headers.get('accept-language') ?? '').split(',').map((part) => part.split(';')[0]!.trim()),
   ];
   for (const candidate of candidates) {
-    const base = candidate.toLowerCase().split('-')[0]!;
-    if (isAdminLanguage(base)) return base;
+    const language = coreLanguage(candidate);
+    if (language && isAdminLanguage(language)) return language;
   }
   return 'en';
 }

@@ -3,7 +3,8 @@ import { authenticateShop } from '../admin/authenticate.server';
 import { numberIn } from '../admin/numbers';
 import { refusalInWords } from '../admin/refusals';
 import { coreFailure, isOutage } from '../core/failure';
-import { ADMIN_MESSAGES, claimedLanguage, format } from '../i18n';
+import { claimedLanguage, format } from '../i18n';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 import { postOnly } from '../http.server';
 import { textOf } from '../admin/text-file';
 

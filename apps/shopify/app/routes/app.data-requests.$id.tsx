@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
-import { ADMIN_MESSAGES, adminLanguage } from '../i18n';
+import { adminLanguage } from '../i18n';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 import { authenticate } from '../shopify.server';
 import { shops } from '../storage/stores.server';
 import { getOnly } from '../http.server';

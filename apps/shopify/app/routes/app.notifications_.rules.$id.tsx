@@ -14,7 +14,8 @@ import { MessagePreview as MessagePreviewView } from '../components/MessagePrevi
 import { TitledCard } from '../components/TitledCard';
 import { type EditorAnswer, useEditorDraft } from '../components/useEditorDraft';
 import { createRecord, records, removeRecord, type RecordOf, updateRecord } from '../core/records.server';
-import { ADMIN_MESSAGES, claimedLanguage, format, type Messages } from '../i18n';
+import { claimedLanguage, format, type Messages } from '../i18n';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { jsonBody } from '../http.server';

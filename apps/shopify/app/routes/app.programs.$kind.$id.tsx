@@ -5,7 +5,8 @@ import { blankProgram, isProgramDraft, isProgramKind, type ProgramDraft, type Pr
 import { listRewards, loadProgram, saveProgram } from '../admin/program-save.server';
 import { HelpFooter } from '../components/HelpFooter';
 import { ProgramEditor, type SaveAnswer } from '../components/program/ProgramEditor';
-import { ADMIN_MESSAGES, isAdminLanguage } from '../i18n';
+import { isAdminLanguage } from '../i18n';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 import { objectOf } from '../json';
 import { jsonBody } from '../http.server';
 import { outbox } from '../loop/outbox.server';

@@ -11,24 +11,23 @@ import {
 } from '@remix-run/react';
 import { EmptyState, Page } from '@shopify/polaris';
 import { NavMenu } from '@shopify/app-bridge-react';
-import polarisDe from '@shopify/polaris/locales/de.json';
-import polarisEn from '@shopify/polaris/locales/en.json';
 import polarisStyles from '@shopify/polaris/build/esm/styles.css?url';
 import { AppProvider } from '@shopify/shopify-app-remix/react';
 import { boundary } from '@shopify/shopify-app-remix/server';
 import { config } from '../config.server';
-import { adminLanguage, ADMIN_MESSAGES, type AdminLanguage } from '../i18n';
+import { adminLanguage } from '../i18n';
+import { ADMIN_MESSAGES, POLARIS_TRANSLATIONS } from '../i18n/bundles.server';
 import { AdminLanguageProvider } from '../i18n/context';
 import { isJsonObject } from '../json';
 import { authenticate } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
 
-const POLARIS_TRANSLATIONS: Record<AdminLanguage, typeof polarisEn> = { en: polarisEn, de: polarisDe };
-
+/** The merchant's language with its texts and Polaris's, the only ones the browser is sent. */
 export const loader = async ({ request }: LoaderFunctionArgs) => {
   await authenticate.admin(request);
-  return { apiKey: config.apiKey, language: adminLanguage(request) };
+  const language = adminLanguage(request);
+  return { apiKey: config.apiKey, language, messages: ADMIN_MESSAGES[language], polaris: POLARIS_TRANSLATIONS[language] };
 };
 
 // Shopify names the merchant's language only on the admin's first load: keep it for the session's
@@ -37,11 +36,11 @@ export const shouldRevalidate: ShouldRevalidateFunction = () => false;
 
 /** The embedded admin: App Bridge navigation around every page under /app, in the merchant's language. */
 export default function AdminLayout() {
-  const { apiKey, language } = useLoaderData<typeof loader>();
-  const nav = ADMIN_MESSAGES[language].common.nav;
+  const { apiKey, language, messages, polaris } = useLoaderData<typeof loader>();
+  const nav = messages.common.nav;
   return (
-    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={POLARIS_TRANSLATIONS[language]}>
-      <AdminLanguageProvider language={language}>
+    <AppProvider isEmbeddedApp apiKey={apiKey} i18n={polaris}>
+      <AdminLanguageProvider language={language} messages={messages}>
         <NavMenu>
           <Link to="/app" rel="home">
             {nav.dashboard}
@@ -81,13 +80,13 @@ export function ErrorBoundary() {
   const response = isRouteErrorResponse(error) ? error : null;
   const outage = isJsonObject(response?.data) && response.data.coreOutage === true;
   if (!layout || !(outage || response?.status === 404)) return boundary.error(error);
-  const { common } = ADMIN_MESSAGES[layout.language];
+  const { common } = layout.messages;
   // Trying again runs the loaders with App Bridge's session token; a reload would lose the shop and host.
   const words = outage
     ? { ...common.unavailable, action: { content: common.unavailable.action, onAction: () => revalidate() } }
     : { ...common.notFound, action: { content: common.notFound.action, url: '/app' } };
   return (
-    <AppProvider isEmbeddedApp apiKey={layout.apiKey} i18n={POLARIS_TRANSLATIONS[layout.language]}>
+    <AppProvider isEmbeddedApp apiKey={layout.apiKey} i18n={layout.polaris}>
       <main>
         <Page title={words.title} backAction={{ content: common.back, url: '/app' }}>
           <EmptyState heading={words.title} action={words.action} image="">

@@ -1,22 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData } from '@remix-run/react';
 import { AppProvider, Button, Card, FormLayout, Page, TextField } from '@shopify/polaris';
-import polarisDe from '@shopify/polaris/locales/de.json';
-import polarisEn from '@shopify/polaris/locales/en.json';
 import polarisStyles from '@shopify/polaris/build/esm/styles.css?url';
 import { useState } from 'react';
-import { ADMIN_MESSAGES, adminLanguage, type AdminLanguage } from '../i18n';
+import { adminLanguage } from '../i18n';
+import { ADMIN_MESSAGES, POLARIS_TRANSLATIONS } from '../i18n/bundles.server';
 import { login } from '../shopify.server';
 
 export const links = () => [{ rel: 'stylesheet', href: polarisStyles }];
-
-const POLARIS_TRANSLATIONS: Record<AdminLanguage, typeof polarisEn> = { en: polarisEn, de: polarisDe };
 
 /**
  * Opening the app outside the Shopify admin: the merchant names the shop, then OAuth starts. The
  * page is outside the admin layout, so it takes its language from the request itself.
  */
-export const loader = async ({ request }: LoaderFunctionArgs) => ({ language: adminLanguage(request), errors: await shopErrors(request) });
+export const loader = async ({ request }: LoaderFunctionArgs) => {
+  const language = adminLanguage(request);
+  return { words: ADMIN_MESSAGES[language].login, polaris: POLARIS_TRANSLATIONS[language], errors: await shopErrors(request) };
+};
 
 export const action = async ({ request }: ActionFunctionArgs) => ({ errors: await shopErrors(request) });
 
@@ -43,9 +43,9 @@ export default function Login() {
   const submitted = useActionData<typeof action>();
   const [shop, setShop] = useState('');
   const errors = submitted?.errors ?? loaded.errors;
-  const m = ADMIN_MESSAGES[loaded.language].login;
+  const m = loaded.words;
   return (
-    <AppProvider i18n={POLARIS_TRANSLATIONS[loaded.language]}>
+    <AppProvider i18n={loaded.polaris}>
       <Page narrowWidth>
         <Card>
           <Form method="post">
