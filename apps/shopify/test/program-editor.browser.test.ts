@@ -70,7 +70,7 @@ describe('the program editor', () => {
     await page.waitForURL(/\/app\/programs\/streak\/new/);
     await page.getByText('No milestones yet').waitFor();
     const text = await page.locator('body').innerText();
-    for (const words of ['Resets every day', 'Count each visit', 'Remind shoppers 4 hours before the streak breaks.', 'No milestones yet'])
+    for (const words of ['Resets every day', 'Count each activity', 'Remind shoppers 4 hours before the streak breaks.', 'No milestones yet'])
       expect(text).toContain(words);
     await saveBarHidden();
 
@@ -390,7 +390,7 @@ describe('the program editor', () => {
     for (const words of [
       'Neue Serie',
       'Beginnt jeden Tag neu',
-      'Jeden Besuch zählen',
+      'Jede Aktivität zählen',
       'Kunden werden 4 Stunden, bevor die Serie reißt, erinnert.',
       'Meilenstein hinzufügen',
     ])

@@ -135,7 +135,7 @@ export const editor: Messages['editor'] = {
   },
   method: {
     label: 'Zählweise',
-    count: 'Jeden Besuch zählen',
+    count: 'Jede Aktivität zählen',
     sum: 'Beträge addieren',
     help: 'Zählen: jede Aktivität zählt 1. Addieren: jede Aktivität fügt ihren Betrag hinzu, etwa die Bestellsumme.',
     countSuffix: 'Mal',

@@ -130,7 +130,7 @@ export const editor = {
   },
   method: {
     label: 'Counting',
-    count: 'Count each visit',
+    count: 'Count each activity',
     sum: 'Add up amounts',
     help: 'Count: every activity counts 1. Add up: every activity adds its amount, such as the order total.',
     countSuffix: 'times',
