@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { DateTime } from 'luxon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../core/test/support/harness';
+import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { type AdminApp, startAdminApp } from './support/admin';
 import type { AdminBrowser } from './support/browser';
 import { SHOPIFY, type Stack, TEST_SHOP } from './support/stack';
@@ -552,6 +553,37 @@ describe('admin pages in Chromium', () => {
       await page.getByLabel('Shop-Domain').fill('kein Shop');
       await page.getByRole('button', { name: 'Anmelden' }).click();
       await page.getByText('Gib eine gültige Shop-Domain ein').waitFor();
+    },
+  );
+
+  it(
+    "in each other language the admin speaks, from Shopify's locale: a program's editor in its words, the document in that language, the log-in page",
+    { timeout: 90_000 },
+    async () => {
+      const page = browser.page;
+      for (const [locale, language] of [
+        ['fr-CA', 'fr'],
+        ['es', 'es'],
+        ['it', 'it'],
+        ['ja', 'ja'],
+        ['ko', 'ko'],
+        ['pt-BR', 'pt'],
+        ['zh-CN', 'zh-CN'],
+      ] as const) {
+        const m = ADMIN_MESSAGES[language];
+        await browser.open(`/app/programs/streak/${visits.id}?locale=${locale}`);
+        await page.getByRole('heading', { name: 'Visits' }).waitFor();
+        await page.getByRole('region', { name: m.editor.sections.milestones }).waitFor();
+        expect(await page.locator('html').getAttribute('lang')).toBe(language);
+        expect(await body(), language).toContain(m.editor.status.badge.live);
+        expect(await body(), language).not.toContain(ADMIN_MESSAGES.en.editor.sections.milestones);
+        if (language === 'ja') await browser.shot('program-editor-ja');
+
+        await page.goto(`${server.url}/auth/login?locale=${locale}`);
+        await page.getByLabel(m.login.shop).fill('not a shop');
+        await page.getByRole('button', { name: m.login.submit }).click();
+        await page.getByText(m.login.invalid).waitFor();
+      }
     },
   );
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type Messages } from '../app/i18n';
+import { adminLanguage } from '../app/i18n';
 import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 
 /** Every text of a language by its path, e.g. `records.standings.title`. */
@@ -72,6 +73,33 @@ describe('admin texts', () => {
       'records.list.count: {shown} of {total}',
       'records.list.empty: No {plural} yet',
       'records.list.emptyHelp: Create the first one.',
+    ]);
+  });
+
+  it("speaks the shop's language from Shopify's locale, else the browser's, else English", () => {
+    const language = (locale: string | null, acceptLanguage = '') =>
+      adminLanguage(
+        new Request(`https://app.example/app${locale === null ? '' : `?locale=${locale}`}`, {
+          headers: { 'accept-language': acceptLanguage },
+        }),
+      );
+    expect(['de', 'fr-CA', 'pt-BR', 'pt-PT', 'zh-CN', 'ja', 'ko', 'es-419', 'it'].map((locale) => language(locale))).toEqual([
+      'de',
+      'fr',
+      'pt',
+      'pt',
+      'zh-CN',
+      'ja',
+      'ko',
+      'es',
+      'it',
+    ]);
+    // Traditional Chinese and Dutch have no admin of their own: the browser's next choice, else English.
+    expect([language('zh-TW'), language('nl'), language('zh-TW', 'zh-TW, ja;q=0.8'), language(null, 'nl-BE, fr;q=0.7')]).toEqual([
+      'en',
+      'en',
+      'ja',
+      'fr',
     ]);
   });
 });

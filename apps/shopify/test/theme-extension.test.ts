@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -29,9 +29,13 @@ describe('theme app extension', () => {
     expect(schema.settings.map(({ id, type, default: on }) => ({ id, type, on }))).toEqual([{ id: 'nudges', type: 'checkbox', on: true }]);
     expect([...block.matchAll(/block\.settings\.(\w+)/g)].map((m) => m[1])).toEqual(['nudges']);
     expect(block).toContain('nudges: {{ block.settings.nudges | json }},');
-    // Its words in the merchant's language: the theme editor reads the schema's locales.
+    // Its words in the merchant's language, in each the admin speaks: the theme editor reads the schema's locales.
     const setting = schema.settings[0] as unknown as Record<string, string>;
-    for (const file of ['en.default.schema.json', 'de.schema.json']) {
+    const files = readdirSync(new URL('locales/', root)).filter((file) => file.endsWith('.schema.json'));
+    expect(files.sort()).toEqual(
+      ['de', 'en.default', 'es', 'fr', 'it', 'ja', 'ko', 'pt-BR', 'zh-CN'].map((language) => `${language}.schema.json`),
+    );
+    for (const file of files) {
       const words = JSON.parse(readFileSync(new URL(`locales/${file}`, root), 'utf8')) as Record<
         string,
         Record<string, Record<string, string>>

@@ -1,16 +1,17 @@
-import { coreLanguage } from '../core/languages';
+import { CORE_LANGUAGES, coreLanguage, type CoreLanguage } from '../core/languages';
 import type { Messages } from './messages';
 
 export type { Messages };
 
 /**
- * The admin's languages. Their texts live in one folder per language (English the reference,
- * `messages.ts` types the rest by it) and reach the browser one language at a time, through the
- * layout's loader (`bundles.server.ts`).
+ * The admin speaks the languages the core and the widget speak, so a merchant reads their program
+ * in the language their shoppers do. Their texts live in one folder per language (English the
+ * reference, `messages.ts` types the rest by it) and reach the browser one language at a time,
+ * through the layout's loader (`bundles.server.ts`).
  */
-export const ADMIN_LANGUAGES = ['en', 'de'] as const;
+export const ADMIN_LANGUAGES = CORE_LANGUAGES;
 
-export type AdminLanguage = (typeof ADMIN_LANGUAGES)[number];
+export type AdminLanguage = CoreLanguage;
 
 export const isAdminLanguage = (code: string): code is AdminLanguage => (ADMIN_LANGUAGES as readonly string[]).includes(code);
 
@@ -25,7 +26,7 @@ export function adminLanguage(request: Request): AdminLanguage {
   ];
   for (const candidate of candidates) {
     const language = coreLanguage(candidate);
-    if (language && isAdminLanguage(language)) return language;
+    if (language) return language;
   }
   return 'en';
 }

@@ -1,0 +1,23 @@
+import type { Messages } from '../messages';
+
+// "Loyalty widget" (the app embed's name) stays in English, as the theme editor shows it.
+export const widget: Messages['widget'] = {
+  title: 'Widget',
+  new: 'Nuevo',
+  preview: 'Vista previa en vivo',
+  previewHelp:
+    'La tienda muestra el widget flotante, el tema y la plantilla activos más antiguos (marcados con «En tu tienda»): la aplicación se los pasa por sí sola a la incrustación de aplicación «Loyalty widget». Aquí puedes ver una vista previa de cualquiera de ellos.',
+  onStore: 'En tu tienda',
+  show: 'Mostrar vista previa',
+  incomplete: 'Crea un widget flotante, un tema y una plantilla para ver una vista previa del widget.',
+  frameTitle: 'Vista previa del widget',
+  frameNote: 'Vista previa de la tienda (como visitante)',
+  page: 'Una página de fidelidad',
+  pageHelp:
+    'Muestra todo tu programa en una página de tu tienda, como una página «Recompensas»: las formas de ganar puntos, las recompensas que se pueden canjear y los niveles, y, para un cliente que ha iniciado sesión, sus puntos y un botón Canjear. Requiere que la incrustación de aplicación «Loyalty widget» esté activada.',
+  addPage: 'Agregar a una página en el editor de temas',
+  reminder: 'Un recordatorio junto al botón',
+  reminderHelp:
+    'Una vez por visita, unos segundos después de abrir una página, el widget le recuerda a un visitante lo que gana si crea una cuenta, y a un miembro qué recompensa ya cubren sus puntos o cuántos le faltan para la más cercana; al pulsarlo, se abren sus puntos. Está activado salvo que desmarques «Recordar a los clientes sus puntos» en la incrustación de aplicación «Loyalty widget».',
+  reminderSettings: 'Abrir la incrustación de aplicación en el editor de temas',
+};
