@@ -70,7 +70,12 @@ describe('the program editor', () => {
     await page.waitForURL(/\/app\/programs\/streak\/new/);
     await page.getByText('No milestones yet').waitFor();
     const text = await page.locator('body').innerText();
-    for (const words of ['Resets every day', 'Count each activity', 'Remind shoppers 4 hours before the streak breaks.', 'No milestones yet'])
+    for (const words of [
+      'Resets every day',
+      'Count each activity',
+      'Remind shoppers 4 hours before the streak breaks.',
+      'No milestones yet',
+    ])
       expect(text).toContain(words);
     await saveBarHidden();
 
