@@ -491,7 +491,7 @@ describe('the points section', () => {
       referral: false,
     });
     // Their points still expire, and the date is all they are told: earning or redeeming is not theirs to do.
-    expect(text(page.querySelector('[data-balance] [data-expiry]'))).toMatch(/^Your [\d,]+ Stars expire on Jan 15, 2031\.$/);
+    expect(text(page.querySelector('[data-balance] [data-expiry]'))).toMatch(/^Your balance of [\d,]+ Stars expires on Jan 15, 2031\.$/);
     const section = page.querySelector('[data-points]')!;
     expect(disabled(section, 'five')).toBe(true);
     expect(disabled(section, 'big')).toBe(true);
@@ -569,7 +569,7 @@ describe('the points section', () => {
     const redeem = vi.fn(async () => ({ rewardLog: log('new', 'STARS-1', null), pointsBalance: 900 }));
     const page = await show(() => Promise.resolve({ ...withPoints({ redeem }), points: expiring }));
     expect(text(page.querySelector('[data-balance] [data-expiry]'))).toBe(
-      'Your 1,200 Stars expire on Jan 15, 2031 unless you earn or redeem some before then.',
+      'Your balance of 1,200 Stars expires on Jan 15, 2031 unless you earn or redeem before then.',
     );
     await click(page.querySelector('[data-cost="five"] s-button')!);
     const inAYear = new Date();
@@ -577,12 +577,12 @@ describe('the points section', () => {
     const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(inAYear);
     await vi.waitFor(() =>
       expect(text(page.querySelector('[data-balance] [data-expiry]'))).toBe(
-        `Your 900 Stars expire on ${day} unless you earn or redeem some before then.`,
+        `Your balance of 900 Stars expires on ${day} unless you earn or redeem before then.`,
       ),
     );
     const german = await show(() => Promise.resolve({ ...withPoints(member.api), points: expiring }), 'de');
     expect(text(german.querySelector('[data-expiry]'))).toBe(
-      'Deine 1.200 Stars verfallen am 15.01.2031, wenn du bis dahin keine sammelst oder einlöst.',
+      'Dein Guthaben (1.200 Stars) verfällt am 15.01.2031, wenn du bis dahin nichts sammelst oder einlöst.',
     );
   });
 

@@ -253,8 +253,8 @@ export const en: Strings = {
   historyTakenBackPlain: 'Taken back',
   historyExpired: 'Expired',
   historyAdjusted: 'Adjusted by the shop',
-  expiresOn: 'Your {points} expire on {date} unless you earn or redeem some before then.',
-  expiresOnPaused: 'Your {points} expire on {date}.',
+  expiresOn: 'Your balance of {points} expires on {date} unless you earn or redeem before then.',
+  expiresOnPaused: 'Your balance of {points} expires on {date}.',
   nudgeJoin: 'Create an account and get {points}.',
   nudgeRedeem: 'You have {points}: enough for {reward}.',
 };

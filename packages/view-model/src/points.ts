@@ -97,14 +97,16 @@ export async function redeemInto(
     api.me().then(view.setMember, () => undefined);
     loadPointHistory(api).then(view.setHistory, () => undefined);
   };
+  // An answer of the core settles the key; none (the network, a time-out, a gateway) leaves it for the next click.
+  const answered = (err: unknown) => err instanceof ApiError && err.status < 500 && err.status !== 408 && err.status !== 429;
   let answer: Redemption;
   try {
-    answer = await api.redeem(rewardId, key);
+    // Without an answer, asked again at once with the same key, which the core makes at most once: a
+    // redemption made but unanswered is then shown, though the balance left may no longer allow a click.
+    answer = await api.redeem(rewardId, key).catch((err: unknown) => (answered(err) ? Promise.reject(err) : api.redeem(rewardId, key)));
     keys.delete(rewardId);
   } catch (err) {
-    // An answer of the core settles the key; none (the network, a time-out, a gateway) leaves it for the next click.
-    const answered = err instanceof ApiError && err.status < 500 && err.status !== 408 && err.status !== 429;
-    if (answered) keys.delete(rewardId);
+    if (answered(err)) keys.delete(rewardId);
     const replayed = err instanceof ApiError && err.code === 'duplicate_unique_identifier';
     const made = replayed ? await redeemedWith(api, key).catch(() => null) : null;
     view.setBusy(undefined);

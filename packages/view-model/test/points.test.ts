@@ -541,7 +541,7 @@ describe('redeemInto', () => {
     expect(other.owner.values).toEqual([member(0, null)]);
   });
 
-  it('gives up a redemption the core holds unanswered, frees the button and says so; the next click sends its key again', async () => {
+  it('gives up a redemption the core holds unanswered (asked twice), frees the button and says so; the next click sends its key again', async () => {
     const keys: string[] = [];
     vi.stubGlobal(
       'fetch',
@@ -557,15 +557,16 @@ describe('redeemInto', () => {
     await redeemInto(api, 'r1', t, STARS, v.setters);
     expect(v.busy.values).toEqual([undefined, 'r1', undefined]);
     expect(v.outcome.now()).toEqual({ id: 'r1', error: t.error });
-    await redeemInto(api, 'r1', t, STARS, v.setters);
     expect(keys).toHaveLength(2);
-    expect(keys[1]).toBe(keys[0]);
+    await redeemInto(api, 'r1', t, STARS, v.setters);
+    expect(keys).toHaveLength(4);
+    expect(new Set(keys).size).toBe(1);
   });
 
-  it('sends a redemption whose answer was lost again with its key, shows the one it made, and a later one with a key of its own', async () => {
+  it('asks again at once, with its key, a redemption whose answer was lost, and shows the one it made though the balance left allows no click; a later one has a key of its own', async () => {
     const log = { id: 'l1' } as RewardLog;
     const made = { id: 'e1', points: -300, reason: 'redeemed', linkedSchemaSlug: 'reward_log', linkedSchemaRecordId: 'l1' } as PointEntry;
-    const after = { ...member(0, null), pointsBalance: 400 };
+    const after = { ...member(0, null), pointsBalance: 100 };
     const keys: string[] = [];
     let redeems = 0;
     vi.stubGlobal('fetch', async (url: URL, init?: RequestInit) => {
@@ -586,14 +587,12 @@ describe('redeemInto', () => {
     const v = view(member(0, null));
     await redeemInto(api, 'r1', t, STARS, v.setters);
     await settled();
-    expect(v.outcome.now()).toEqual({ id: 'r1', error: t.error });
-    // The balance is read again: the lost redemption may have been made.
-    expect(v.owner.now()).toEqual(after);
-    await redeemInto(api, 'r1', t, STARS, v.setters);
-    await settled();
+    expect(keys).toHaveLength(2);
     expect(keys[1]).toBe(keys[0]);
-    expect(v.outcome.now()).toEqual({ id: 'r1', log });
+    expect(v.outcome.values).toEqual([undefined, undefined, { id: 'r1', log }]);
     expect(v.logs.now()).toEqual([log]);
+    // The balance is read again: the redemption made spent it.
+    expect(v.owner.now()).toEqual(after);
     await redeemInto(api, 'r1', t, STARS, v.setters);
     expect(keys[2]).not.toBe(keys[0]);
     expect(v.outcome.now()).toEqual({ id: 'r1', log: { id: 'l2' } });
@@ -610,7 +609,7 @@ describe('pointsExpiry', () => {
 
   it('says when the balance expires: the newest entry plus the months, in calendar months as the core counts them', () => {
     expect(pointsExpiry(expiring, holding(250, '2026-03-03T10:00:00.000Z'), t, STARS, 'en')).toBe(
-      'Your 250 Stars expire on Mar 3, 2027 unless you earn or redeem some before then.',
+      'Your balance of 250 Stars expires on Mar 3, 2027 unless you earn or redeem before then.',
     );
     // January 31st and one month: the last day of February, in a leap year too.
     const monthly = { ...setting, expiryMonthsOfInactivity: 1 };
@@ -620,8 +619,17 @@ describe('pointsExpiry', () => {
 
   it('speaks the shopper’s language', () => {
     expect(pointsExpiry(expiring, holding(1250, '2026-03-03T10:00:00.000Z'), stringsFor('de'), STERNE, 'de')).toBe(
-      'Deine 1.250 Sterne verfallen am 03.03.2027, wenn du bis dahin keine sammelst oder einlöst.',
+      'Dein Guthaben (1.250 Sterne) verfällt am 03.03.2027, wenn du bis dahin nichts sammelst oder einlöst.',
     );
+    // One point: the verb agrees with the balance, not with the number of points.
+    const one = holding(1, '2026-03-03T10:00:00.000Z');
+    expect(pointsExpiry(expiring, one, t, STARS, 'en')).toBe(
+      'Your balance of 1 Star expires on Mar 3, 2027 unless you earn or redeem before then.',
+    );
+    expect(pointsExpiry(expiring, one, stringsFor('fr'), { one: 'Étoile', other: 'Étoiles' }, 'fr')).toMatch(
+      /^Votre solde de 1 Étoile expire le /,
+    );
+    expect(pointsExpiry(expiring, one, stringsFor('de'), STERNE, 'de')).toMatch(/^Dein Guthaben \(1 Stern\) verfällt am /);
   });
 
   it('reads right whatever the merchant calls points: no article, agreement or particle depends on the name', () => {
@@ -643,8 +651,8 @@ describe('pointsExpiry', () => {
 
   it('tells a paused member the date alone: earning or redeeming is not theirs to do', () => {
     const paused: Member = { ...holding(250, '2026-03-03T10:00:00.000Z'), status: 'paused' };
-    expect(pointsExpiry(expiring, paused, t, STARS, 'en')).toBe('Your 250 Stars expire on Mar 3, 2027.');
-    expect(pointsExpiry(expiring, paused, stringsFor('de'), STERNE, 'de')).toBe('Deine 250 Sterne verfallen am 03.03.2027.');
+    expect(pointsExpiry(expiring, paused, t, STARS, 'en')).toBe('Your balance of 250 Stars expires on Mar 3, 2027.');
+    expect(pointsExpiry(expiring, paused, stringsFor('de'), STERNE, 'de')).toBe('Dein Guthaben (250 Sterne) verfällt am 03.03.2027.');
   });
 
   it('says nothing when points never expire, the member holds none, or has no entry yet', () => {

@@ -341,6 +341,33 @@ describe('failures stay inside the widget', () => {
     expect(errors).toEqual([]);
   });
 
+  it('brings the extra tabs back after an outage of minutes, for as long as the panel stays open', async () => {
+    const { page, errors } = await demo.newPage();
+    await page.clock.install();
+    await page.goto(`${demo.app.url}/demo?mode=member`);
+    await launcher(page).waitFor();
+    const drop = (route: import('playwright-core').Route) => route.abort('internetdisconnected');
+    await page.route('**/api/v1.0/**', drop);
+    await launcher(page).click();
+    await dialog(page).getByRole('button', { name: 'Try again' }).waitFor();
+    // The page's clock moved on in steps, each failed read given the real time to fail and set its next try.
+    const pass = async (ms: number) => {
+      for (let at = 0; at < ms; at += 5_000) {
+        await page.clock.runFor(5_000);
+        await page.waitForTimeout(50);
+      }
+    };
+    // Two minutes without the network: past the first tries (2, 5 and 10 s apart).
+    await pass(120_000);
+    expect(await dialog(page).getByRole('tab').count()).toBe(4);
+    await page.unroute('**/api/v1.0/**', drop);
+    await pass(25_000);
+    await expect
+      .poll(() => dialog(page).getByRole('tab').allTextContents(), { timeout: 8_000 })
+      .toEqual(['Streaks', 'Challenges', 'Missions', 'Leaderboard', 'Stars', 'Rewards']);
+    expect(errors).toEqual([]);
+  });
+
   it('waits out a board being ranked (503 with Retry-After) and shows it, without the error state', async () => {
     const { page, errors } = await demo.newPage();
     const asked: number[] = [];

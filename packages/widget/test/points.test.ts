@@ -226,7 +226,7 @@ describe('the points tab for a member', SLOW, () => {
     inAYear.setUTCFullYear(inAYear.getUTCFullYear() + 1);
     const day = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(inAYear);
     expect(await card.locator('[data-expiry]').textContent()).toBe(
-      `Your 1,200 Stars expire on ${day} unless you earn or redeem some before then.`,
+      `Your balance of 1,200 Stars expires on ${day} unless you earn or redeem before then.`,
     );
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member');
@@ -266,7 +266,11 @@ describe('the points tab for a member', SLOW, () => {
     const { page, errors } = await demo.newPage();
     await openPoints(page, '?mode=member', 'Stars');
     const five = tabPanel(page).locator('[data-redeem] > li').first();
-    const button = five.getByRole('button', { name: 'Redeem' });
+    // Named "Redeem", described by the reward's title: a screen reader tells one reward's button from another's.
+    const button = five.locator('button.lw-redeem');
+    expect(await button.textContent()).toBe('Redeem');
+    const title = await five.locator('h4').textContent();
+    expect(await five.locator(`#${await button.getAttribute('aria-describedby')}`).textContent()).toBe(title);
     await button.focus();
     // The answer held until the second Enter: while it is on its way the button keeps focus, and that Enter redeems nothing more.
     // Counted from the page's own requests: a route's handler has once missed one under CI's load.
@@ -282,7 +286,8 @@ describe('the points tab for a member', SLOW, () => {
     });
     await page.keyboard.press('Enter');
     await expect.poll(() => button.getAttribute('aria-disabled')).toBe('true');
-    expect((await widgetFocus(page))?.text).toBe('Redeem');
+    // On its way, the button says so.
+    expect((await widgetFocus(page))?.text).toBe('Loading…');
     await page.keyboard.press('Enter');
     release();
     await expect.poll(() => five.getByRole('status').first().textContent()).toBe('Redeemed!');
@@ -313,6 +318,15 @@ describe('the points tab for a member', SLOW, () => {
     expect(fit).toEqual({ sideways: 0, inside: true });
     await five.locator('[data-copy]').scrollIntoViewIfNeeded();
     await screenshot(page, 'points-member-redeemed-320');
+
+    // A page that allows no copying (no clipboard on plain http, a permission refused): the code is selected for the shopper instead.
+    await page.evaluate(() => {
+      Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+      document.execCommand = () => false;
+    });
+    await five.locator('[data-copy]').click();
+    await expect.poll(() => page.evaluate(() => getSelection()?.toString())).toBe(await five.locator('code').textContent());
+    expect(await five.locator('[data-copy]').textContent()).toBe('Copy code');
 
     // The new reward is among the member's rewards.
     await dialog(page).getByRole('tab', { name: 'Rewards' }).click();
@@ -427,7 +441,7 @@ describe('the points tab for a member', SLOW, () => {
     const { page, errors } = await demo.newPage();
     await openPoints(page, '?mode=member', 'Stars');
     const ten = tabPanel(page).locator('[data-redeem] > li').nth(1);
-    const button = ten.getByRole('button', { name: 'Redeem' });
+    const button = ten.locator('button.lw-redeem');
     expect(await button.isDisabled()).toBe(false);
     // Spent elsewhere after the tab was read.
     await entry(-200, 'adjusted');
@@ -463,7 +477,7 @@ describe('the points tab for a member', SLOW, () => {
       expect(await said.textContent()).toBe('Your membership is paused: you can’t earn or redeem for now.');
       // Their Stars still expire, and the date is all they are told: earning or redeeming is not theirs to do.
       expect(await tabPanel(page).locator('[data-balance] [data-expiry]').textContent()).toMatch(
-        /^Your [\d,]+ Stars expire on [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/,
+        /^Your balance of [\d,]+ Stars expires on [A-Z][a-z]{2} \d{1,2}, \d{4}\.$/,
       );
       const buttons = tabPanel(page).locator('[data-redeem]').getByRole('button', { name: 'Redeem' });
       expect(await buttons.count()).toBeGreaterThan(0);

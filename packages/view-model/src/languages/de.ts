@@ -88,8 +88,8 @@ const words: Strings = {
   historyTakenBackPlain: 'Zurückgenommen',
   historyExpired: 'Verfallen',
   historyAdjusted: 'Vom Shop angepasst',
-  expiresOn: 'Deine {points} verfallen am {date}, wenn du bis dahin keine sammelst oder einlöst.',
-  expiresOnPaused: 'Deine {points} verfallen am {date}.',
+  expiresOn: 'Dein Guthaben ({points}) verfällt am {date}, wenn du bis dahin nichts sammelst oder einlöst.',
+  expiresOnPaused: 'Dein Guthaben ({points}) verfällt am {date}.',
   nudgeJoin: 'Erstelle ein Konto und erhalte {points}.',
   nudgeRedeem: 'Du hast {points}: genug für {reward}.',
 };

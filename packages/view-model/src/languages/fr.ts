@@ -88,8 +88,8 @@ const words: Strings = {
   historyTakenBackPlain: 'Repris',
   historyExpired: 'Expirés',
   historyAdjusted: 'Ajustés par la boutique',
-  expiresOn: 'Vos {points} expirent le {date}, sauf si vous en gagnez ou en échangez d’ici là.',
-  expiresOnPaused: 'Vos {points} expirent le {date}.',
+  expiresOn: 'Votre solde de {points} expire le {date}, sauf si vous en gagnez ou en échangez d’ici là.',
+  expiresOnPaused: 'Votre solde de {points} expire le {date}.',
   nudgeJoin: 'Créez un compte et recevez {points}.',
   nudgeRedeem: 'Vous avez {points} : de quoi obtenir {reward}.',
 };

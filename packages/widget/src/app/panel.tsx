@@ -74,14 +74,14 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
     if (!template) return;
     let open = true;
     // Leaderboards and points are extra tabs: absent while there are none (points off read as no
-    // setting), and read again a few times while they cannot be read, so a moment without the network
-    // does not take them away for as long as the panel is open.
-    const persist = <T,>(read: () => Promise<T>, use: (value: T) => void, waits = [2_000, 5_000, 10_000, 20_000]) =>
+    // setting), and read again while they cannot be read (every 20 s after the first tries), so an
+    // outage, however long, does not take them away for as long as the panel is open.
+    const persist = <T,>(read: () => Promise<T>, use: (value: T) => void, waits = [2_000, 5_000, 10_000]) =>
       read().then(
         (value) => open && use(value),
         () => {
-          const [wait, ...rest] = waits;
-          if (open && wait !== undefined) setTimeout(() => open && persist(read, use, rest), wait);
+          const [wait = 20_000, ...rest] = waits;
+          if (open) setTimeout(() => open && persist(read, use, rest), wait);
         },
       );
     persist(() => loadBoards(api), setBoards);

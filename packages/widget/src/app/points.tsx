@@ -141,7 +141,7 @@ export function PointsTab({
               return (
                 <li key={reward.id} class="lw-card">
                   <div class="lw-row">
-                    {title && <h4>{title}</h4>}
+                    {title && <h4 id={`lw-r-${reward.id}`}>{title}</h4>}
                     <b class="lw-earns">{amount(reward.pointsCost)}</b>
                   </div>
                   {member && (
@@ -152,9 +152,10 @@ export function PointsTab({
                         class="lw-button lw-redeem"
                         disabled={short > 0 || !partaker}
                         aria-disabled={busy !== undefined}
+                        aria-describedby={title ? `lw-r-${reward.id}` : undefined}
                         onClick={(e) => redeem(reward, e)}
                       >
-                        {t.redeem}
+                        {busy === reward.id ? t.loading : t.redeem}
                       </button>
                     </div>
                   )}

@@ -382,7 +382,22 @@ export function CopyButton({ text, label, template }: { text: string; label: str
   const copiedMessage = template.copiedMessage ?? '✓';
   return (
     <>
-      <button type="button" class="lw-button" data-copy onClick={() => void copyText(text).then(setCopied, () => setCopied(false))}>
+      <button
+        type="button"
+        class="lw-button"
+        data-copy
+        onClick={(e) => {
+          // Refused (no clipboard on a plain-http page, a permission denied): the code or link shown
+          // beside the button is selected instead, for the shopper to copy.
+          const shown = (e.currentTarget as HTMLElement).previousElementSibling!;
+          void copyText(text).then((ok) => {
+            setCopied(ok);
+            if (ok) return;
+            if (shown instanceof HTMLInputElement) shown.select();
+            else getSelection()?.selectAllChildren(shown);
+          });
+        }}
+      >
         {copied ? copiedMessage : label}
       </button>
       <span class="lw-sr" role="status">
