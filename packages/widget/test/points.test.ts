@@ -262,8 +262,9 @@ describe('the points tab for a member', SLOW, () => {
     expect(errors).toEqual([]);
   });
 
-  it('redeems a reward by keyboard: the code with its copy button, the balance lowered, focus on what came of it', async () => {
+  it('redeems a reward by keyboard on a phone: the code with its copy button in view, the balance lowered, focus on what came of it', async () => {
     const { page, errors } = await demo.newPage();
+    await page.setViewportSize({ width: 375, height: 667 });
     await openPoints(page, '?mode=member', 'Stars');
     const five = tabPanel(page).locator('[data-redeem] > li').first();
     // Named "Redeem", described by the reward's title: a screen reader tells one reward's button from another's.
@@ -295,6 +296,13 @@ describe('the points tab for a member', SLOW, () => {
     // Focus never drops to the page: it moves to the outcome, and Tab goes on to the code's copy button.
     await expect.poll(async () => (await widgetFocus(page))?.text).toBe('Redeemed!');
     expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('LOYALTY-WIDGET');
+    // The new code below the outcome is scrolled into the panel's view with it.
+    const shown = await tabPanel(page).evaluate((panel) => {
+      const copy = panel.querySelector('[data-redeem] [data-copy]')!.getBoundingClientRect();
+      const view = panel.getBoundingClientRect();
+      return copy.top >= view.top && copy.bottom <= view.bottom;
+    });
+    expect(shown).toBe(true);
     await page.keyboard.press('Tab');
     expect((await widgetFocus(page))?.text).toBe('Copy code');
     expect(await five.locator('code').textContent()).toMatch(/^STARS5/);

@@ -80,6 +80,8 @@ export function PointsTab({
   useEffect(() => {
     const active = (said.current?.getRootNode() as Document | ShadowRoot | undefined)?.activeElement;
     if (!active || active === pressed.current || active === document.body) said.current?.focus();
+    // The new code below the outcome, which a phone may not show with it: brought into view too.
+    said.current?.nextElementSibling?.scrollIntoView({ block: 'nearest' });
   }, [outcome]);
   const redeem = (reward: RedeemableReward, e: Event) => {
     // Busy, the buttons keep focus (aria-disabled rather than disabled) and do nothing.
