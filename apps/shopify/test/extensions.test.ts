@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { samplePayload } from '../../core/src/notifications/samples';
 import { TRIGGER_EVENT_CODES } from '../app/core/event-subscription.server';
 import { triggersFor } from '../app/loop/triggers.server';
-import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../app/shopify/flow-extensions';
+import { FLOW_ACTION_HANDLES, FLOW_ACTIONS, TRIGGER_HANDLES, TRIGGERS } from '../app/shopify/flow-extensions';
 
 /**
  * The app's one list of Flow extensions (app/shopify/flow-extensions.ts) against what the repository
@@ -17,14 +17,18 @@ const tomls = readdirSync(extensions, { withFileTypes: true })
   .map((entry) => {
     const text = readFileSync(new URL(`${entry.name}/shopify.extension.toml`, extensions), 'utf8');
     const value = (key: string) => new RegExp(`^\\s*${key} = "([^"]*)"`, 'm').exec(text)?.[1];
-    return { folder: entry.name, type: value('type'), handle: value('handle'), text };
+    return { folder: entry.name, type: value('type'), handle: value('handle'), name: value('name'), text };
   });
 
 describe('Flow extensions', () => {
   it('the triggers the app sends are the flow_trigger extensions, each in extensions/<handle>/', () => {
     const triggers = tomls.filter((t) => t.type === 'flow_trigger');
     expect(triggers.map((t) => t.handle).sort()).toEqual([...TRIGGER_HANDLES].sort());
-    for (const t of triggers) expect(t.folder).toBe(t.handle);
+    for (const t of triggers) {
+      expect(t.folder).toBe(t.handle);
+      // The admin's checklist names it as Flow does.
+      expect(TRIGGERS[t.handle as keyof typeof TRIGGERS]).toBe(t.name);
+    }
   });
 
   it('the actions are the flow_action extensions, each in extensions/flow-<handle>/ calling its route', () => {
@@ -32,6 +36,7 @@ describe('Flow extensions', () => {
     expect(actions.map((t) => t.handle).sort()).toEqual([...FLOW_ACTION_HANDLES].sort());
     for (const a of actions) {
       expect(a.folder).toBe(`flow-${a.handle}`);
+      expect(FLOW_ACTIONS[a.handle as keyof typeof FLOW_ACTIONS]).toBe(a.name);
       expect(a.text).toMatch(new RegExp(`runtime_url = "[^"]*/flow/${a.handle}"`));
       expect(existsSync(new URL(`app/routes/flow.${a.handle}.tsx`, app)), a.handle).toBe(true);
     }

@@ -14,21 +14,12 @@ function leaves(node: unknown, path = ''): Map<string, string> {
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 
-/** Shopify Flow shows its actions and triggers by the names the app's extensions give them, in English. */
-const NAMED_BY_FLOW = ['onboarding.steps.automate.actionNames.', 'onboarding.steps.automate.triggerNames.'];
-
 const english = leaves(ADMIN_MESSAGES.en);
 
-/** The texts a language left as in English: words only (placeholders aside), neither allowed nor Flow's names. */
+/** The texts a language left as in English: words only (placeholders aside), unless allowed. */
 function untranslated(texts: Map<string, string>, allowed: Set<string>): string[] {
   return [...english]
-    .filter(
-      ([path, text]) =>
-        /[a-z]{2}/i.test(text.replace(/\{\w+\}/g, '')) &&
-        texts.get(path) === text &&
-        !allowed.has(text.trim()) &&
-        !NAMED_BY_FLOW.some((prefix) => path.startsWith(prefix)),
-    )
+    .filter(([path, text]) => /[a-z]{2}/i.test(text.replace(/\{\w+\}/g, '')) && texts.get(path) === text && !allowed.has(text.trim()))
     .map(([path, text]) => `${path}: ${text}`);
 }
 

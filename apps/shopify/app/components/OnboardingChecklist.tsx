@@ -19,7 +19,7 @@ import { format, textFor } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import type { Checklist } from '../admin/onboarding/checklist.server';
 import { templateAmounts, TEMPLATE_IDS, type TemplateId } from '../admin/onboarding/program-templates';
-import { FLOW_ACTION_HANDLES, TRIGGER_HANDLES } from '../shopify/flow-extensions';
+import { FLOW_ACTIONS, TRIGGERS } from '../shopify/flow-extensions';
 
 const ACTION = '/app/onboarding';
 const PROGRESS_ID = 'onboarding-progress';
@@ -319,8 +319,8 @@ function AutomateStep({ done, mission, ...expand }: { done: boolean; mission: st
             {m.actions}
           </Text>
           <List>
-            {FLOW_ACTION_HANDLES.map((h) => (
-              <List.Item key={h}>{m.actionNames[h]}</List.Item>
+            {Object.entries(FLOW_ACTIONS).map(([handle, name]) => (
+              <List.Item key={handle}>{name}</List.Item>
             ))}
           </List>
         </BlockStack>
@@ -329,8 +329,8 @@ function AutomateStep({ done, mission, ...expand }: { done: boolean; mission: st
             {m.triggers}
           </Text>
           <List>
-            {TRIGGER_HANDLES.map((h) => (
-              <List.Item key={h}>{m.triggerNames[h]}</List.Item>
+            {Object.entries(TRIGGERS).map(([handle, name]) => (
+              <List.Item key={handle}>{name}</List.Item>
             ))}
           </List>
         </BlockStack>

@@ -1,6 +1,6 @@
 import type { Messages } from '../messages';
 
-// Flow's action and trigger names, and the app's name in Flow (Loyalty), stay in English: Shopify Flow shows them so.
+// Flow's action and trigger names in the recipes, and the app's name in Flow (Loyalty), stay in English: Shopify Flow shows them so.
 export const onboarding: Messages['onboarding'] = {
   title: 'Lanza tu programa de fidelidad',
   progress: '{done} de {total} pasos completados',
@@ -109,30 +109,6 @@ export const onboarding: Messages['onboarding'] = {
         'Los pedidos pagados, los reembolsos, las cancelaciones, los registros y las visitas ya cuentan: las reglas de cada programa, en su editor, indican qué lo alimenta. Shopify Flow sirve para todo lo demás: las acciones envían otra actividad y los desencadenadores inician flujos de trabajo.',
       actions: 'Acciones de Flow (envían actividad)',
       triggers: 'Desencadenadores de Flow (reaccionan al progreso)',
-      actionNames: {
-        'execute-streak': 'Execute streak',
-        'execute-challenge': 'Execute challenge',
-        'execute-mission': 'Execute mission',
-        'grant-streak-freezes': 'Grant streak freezes',
-        'stamp-coupon': 'Stamp coupon',
-        'adjust-points': 'Adjust points',
-        'set-birthday': 'Set birthday',
-      },
-      triggerNames: {
-        'loyalty-streak-milestone': 'Streak milestone reached',
-        'loyalty-streak-completed': 'Streak completed',
-        'loyalty-streak-at-risk': 'Streak at risk',
-        'loyalty-streak-broken': 'Streak broken',
-        'loyalty-streak-freeze-used': 'Streak freeze used',
-        'loyalty-challenge-milestone': 'Challenge milestone reached',
-        'loyalty-challenge-completed': 'Challenge completed',
-        'loyalty-mission-completed': 'Mission completed',
-        'loyalty-reward-issued': 'Reward issued',
-        'loyalty-points-earned': 'Points earned',
-        'loyalty-tier-changed': 'Tier changed',
-        'loyalty-points-expiring': 'Points expiring',
-        'loyalty-referral-gift-claimed': 'Referral gift claimed',
-      },
       recipeOther: {
         title: 'Receta: contar otra cosa, como una primera reseña',
         steps: [

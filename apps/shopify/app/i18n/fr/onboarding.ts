@@ -110,31 +110,6 @@ export const onboarding: Messages['onboarding'] = {
         'Les commandes payées, les remboursements, les annulations, les inscriptions et les visites sont déjà comptés : les règles de gain de chaque programme, dans son éditeur, indiquent ce qui l’alimente. Shopify Flow sert pour tout le reste : les actions envoient d’autres activités, les déclencheurs lancent des flux de travail.',
       actions: 'Actions Flow (envoyer de l’activité)',
       triggers: 'Déclencheurs Flow (réagir à la progression)',
-      // Flow shows the app's actions and triggers by these English names.
-      actionNames: {
-        'execute-streak': 'Execute streak',
-        'execute-challenge': 'Execute challenge',
-        'execute-mission': 'Execute mission',
-        'grant-streak-freezes': 'Grant streak freezes',
-        'stamp-coupon': 'Stamp coupon',
-        'adjust-points': 'Adjust points',
-        'set-birthday': 'Set birthday',
-      },
-      triggerNames: {
-        'loyalty-streak-milestone': 'Streak milestone reached',
-        'loyalty-streak-completed': 'Streak completed',
-        'loyalty-streak-at-risk': 'Streak at risk',
-        'loyalty-streak-broken': 'Streak broken',
-        'loyalty-streak-freeze-used': 'Streak freeze used',
-        'loyalty-challenge-milestone': 'Challenge milestone reached',
-        'loyalty-challenge-completed': 'Challenge completed',
-        'loyalty-mission-completed': 'Mission completed',
-        'loyalty-reward-issued': 'Reward issued',
-        'loyalty-points-earned': 'Points earned',
-        'loyalty-tier-changed': 'Tier changed',
-        'loyalty-points-expiring': 'Points expiring',
-        'loyalty-referral-gift-claimed': 'Referral gift claimed',
-      },
       recipeOther: {
         title: 'Recette : compter autre chose, comme un premier avis',
         // Mission and Activity ID are the action's own field names, which Flow shows in English like the action.
