@@ -11,6 +11,7 @@ import type { RequestContext } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../records/validate.js';
+import { settleDueOf } from '../scheduler/sweeps.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { AccountUserRow } from '../schema/members.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
@@ -260,24 +261,25 @@ async function gather(
   };
 }
 
-/** What a reversal changed: the member's current progress after it, and what it took back. */
+/** What a reversal changed: the member's current progress after it, the record it changed, and what it took back. */
 interface Change {
+  /** The member's current progress, which the answer shows. */
   progress: ProgressRow | null;
+  /** The record the reversal changed, which its event names; null when it changed nothing. */
+  changed: ProgressRow | null;
   /** For a streak run a reversal split, the record it split from (it keeps its id and ends broken). */
   splitFrom: ProgressRow | null;
   tasks: TaskProgressRow[];
   revoked: RewardLogRow[];
-  changed: boolean;
 }
 
-/** The member's progress on the definition as it stands: the run or window in progress, else the latest. */
-async function currentProgress(trx: Knex, definition: Definition, accountId: string, memberId: string) {
+/** The member's progress records on the definition, oldest first. */
+async function progressesOf(trx: Knex, definition: Definition, accountId: string, memberId: string) {
   const { kind } = definition;
-  const rows = await trx<ProgressRow>(`${kind}_progress`)
+  return trx<ProgressRow>(`${kind}_progress`)
     .where({ account_id: accountId, [`${kind}_id`]: definition.row.id, owned_by_id: memberId })
     .orderBy(kind === 'challenge' ? 'period_key' : STARTED_AT[kind], 'asc')
     .orderBy('created_at', 'asc');
-  return pickCurrent(kind, rows);
 }
 
 /** The record a reversal emptied (a streak run or mission closed as of its start, see `emptied`), which no log makes current. */
@@ -297,8 +299,8 @@ function pickCurrent<P extends ProgressRow>(kind: LogKind, rows: P[]): P | null 
 }
 
 async function unchanged(trx: Knex, definition: Definition, accountId: string, memberId: string): Promise<Change> {
-  const progress = await currentProgress(trx, definition, accountId, memberId);
-  return { progress, splitFrom: null, tasks: await shownTasks(trx, accountId, progress), revoked: [], changed: false };
+  const progress = pickCurrent(definition.kind, await progressesOf(trx, definition, accountId, memberId));
+  return { progress, changed: null, splitFrom: null, tasks: await shownTasks(trx, accountId, progress), revoked: [] };
 }
 
 /** The tasks a reversal answers with: a mission's, in order; a streak's current period's only. */
@@ -362,6 +364,9 @@ async function recompute(
   const fill: Fill = { run: (r) => complete(r, progressColumns), task: (t) => complete(t, taskColumns) };
   const runs = () => rawRuns().map(fill.run);
 
+  // What the scheduler settles by now is the sweep's, with its events, though the sweep has not run
+  // yet: settled first, so that the replay re-decides only what the reversal changes.
+  await settleDueOf(records, trx, account, kind, definition.row.id, memberId, now, ctx.requestId);
   // Stored records, locked: a sweep that took one first finishes before the comparison.
   const stored = await trx<ProgressRow>(progressTable)
     .where(where)
@@ -519,9 +524,10 @@ async function recompute(
     progressColumns,
   );
   if (inserts.length) await trx(progressTable).insert(inserts);
-  let changed = updates.length + inserts.length > 0;
-
-  changed = (await reconcileTasks(trx, kind, storedTasks, rawTasks(), ids, taskColumns, now)) || changed;
+  // The records written, their own columns or their tasks.
+  const touched = new Set([...updates.map((u) => u.row.id as string), ...inserts.map((r) => r.id as string)]);
+  for (const id of await reconcileTasks(trx, kind, storedTasks, rawTasks(), ids, taskColumns, now)) touched.add(id);
+  let changed = touched.size > 0;
   // Each log says whether it counts as the replay has it, so that reversing it later changes what it should.
   for (const { log, outcome } of redecided)
     await trx(`${kind}_log`)
@@ -539,17 +545,29 @@ async function recompute(
   );
   if (revoked.length) changed = true;
 
-  const current = await currentProgress(trx, definition, account.id, memberId);
+  const after = await progressesOf(trx, definition, account.id, memberId);
+  const current = pickCurrent(kind, after);
   const currentTasks = await shownTasks(trx, account.id, current);
-  // A split leaves the original record broken and the later periods in another: the current run's
-  // record is then not the one under way when the run started.
-  const currentRun = current ? replayed.find((run) => ids.get(run.id) === current.id) : undefined;
-  const origin = kind === 'streak' && currentRun ? continuedBy(kind, stored, currentRun) : undefined;
-  const splitFrom = origin && origin.id !== current!.id ? origin : null;
-  const splitFromNow = splitFrom
-    ? ((await trx<ProgressRow>(progressTable).where({ account_id: account.id, id: splitFrom.id }).first()) ?? null)
-    : null;
-  return { progress: current, splitFrom: splitFromNow, tasks: currentTasks, revoked, changed };
+  // A split leaves the original record broken and the later periods in another record, which is
+  // not the one under way when its run started: that run is the change, the original where it split from.
+  const split =
+    kind === 'streak'
+      ? replayed
+          .map((run) => ({ id: ids.get(run.id)!, origin: continuedBy(kind, stored, run) }))
+          .find(({ id, origin }) => origin && origin.id !== id && touched.has(id))
+      : undefined;
+  // Else the oldest record written, the one the reversed log counted in: a later one changes only
+  // through it (a mission it reopens takes a later run's logs). Where only logs or reward logs
+  // changed, the current progress.
+  const record = (id: string | undefined) => after.find((r) => r.id === id) ?? null;
+  const changedRecord = split ? record(split.id) : (after.find((r) => touched.has(r.id)) ?? current);
+  return {
+    progress: current,
+    changed: changed ? changedRecord : null,
+    splitFrom: record(split?.origin?.id),
+    tasks: currentTasks,
+    revoked,
+  };
 }
 
 /** What a replay produced, and which stored record each of its runs continues. */
@@ -794,7 +812,7 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
 /**
  * Writes the replay's task rows over the stored ones: a streak's by period (a period belongs to
  * one run with logs, so a split moves it to the new record), a mission's by run and task. Stored
- * tasks the replay does not reach are left at 0. True when anything was written.
+ * tasks the replay does not reach are left at 0. Returns the records whose tasks were written.
  */
 async function reconcileTasks(
   trx: Knex,
@@ -804,8 +822,8 @@ async function reconcileTasks(
   ids: Map<string, string>,
   columns: string[],
   now: Date,
-): Promise<boolean> {
-  if (kind === 'challenge') return false;
+): Promise<Set<string>> {
+  if (kind === 'challenge') return new Set();
   const key = (t: TaskProgressRow, parent: string) => (kind === 'streak' ? String(t.period_key) : `${parent}/${String(t.task_id)}`);
   const byKey = new Map<string, TaskProgressRow>();
   for (const t of stored) {
@@ -838,7 +856,7 @@ async function reconcileTasks(
   }
   await overwriteRows(trx, 'task_progress', updates, columns);
   if (inserts.length) await trx('task_progress').insert(inserts);
-  return updates.length + inserts.length > 0;
+  return new Set([...updates, ...inserts].map((t) => t.linked_schema_record_id as string));
 }
 
 /** Which of `runs` (by `idOf`) spans a streak period with its tasks' periods and its frozen ones. */
@@ -963,11 +981,9 @@ async function respond(
       : Number((change.progress as Row).current_progress_value);
   // A mission progress carries its tasks inline, as everywhere else it is answered (CONTRACT §6).
   const progressFields = storedFields(records, `${kind}_progress`);
-  const progress = await one(
-    `${kind}_progress`,
-    change.progress,
-    kind === 'mission' ? [...progressFields, 'taskProgresses'] : progressFields,
-  );
+  const progressObject = (row: ProgressRow | null) =>
+    one(`${kind}_progress`, row, kind === 'mission' ? [...progressFields, 'taskProgresses'] : progressFields);
+  const progress = await progressObject(change.progress);
   const taskObjects = await many('task_progress', change.tasks);
   const revoked = await many('reward_log', change.revoked);
   const logObject = (await one(`${kind}_log`, log, [...storedFields(records, `${kind}_log`), 'reversals']))!;
@@ -988,19 +1004,18 @@ async function respond(
     ),
     revokedRewardLogs: revoked,
   };
-  if (change.changed && change.progress) {
+  // The event names the record the reversal changed, which need not be the member's current one (CONTRACT §9, §17).
+  if (change.changed) {
     await emit(trx, ctx.account!.id, [
       {
         code: `${kind}_progress_reversed`,
         ownedById: log.owned_by_id as string,
         linkedSchemaSlug: `${kind}_progress`,
-        linkedSchemaRecordId: change.progress.id,
+        linkedSchemaRecordId: change.changed.id,
         payload: {
           [`${kind}Log`]: logObject,
-          [`${kind}Progress`]: progress,
-          ...(change.splitFrom
-            ? { splitFromProgress: await one(`${kind}_progress`, change.splitFrom, storedFields(records, `${kind}_progress`)) }
-            : {}),
+          [`${kind}Progress`]: change.changed.id === change.progress?.id ? progress : await progressObject(change.changed),
+          ...(change.splitFrom ? { splitFromProgress: await one(`${kind}_progress`, change.splitFrom, progressFields) } : {}),
           revokedRewardLogs: revoked,
         },
       },

@@ -10,6 +10,7 @@ import type { LogKind, ProgressEvent, ProgressRow } from '../engine/types.js';
 import type { EventCode } from '../events/codes.js';
 import type { RequestContext } from '../records/context.js';
 import type { LanguageCode } from '../formats.js';
+import type { Records } from '../records/resource.js';
 import type { RecordService } from '../records/service.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow } from '../schema/progress.js';
 import { transaction } from '../db/transaction.js';
@@ -30,13 +31,15 @@ type Swept<P extends ProgressRow> = P & {
 interface Sweep<R = Swept<ProgressRow>> {
   name: string;
   kind: LogKind;
+  /** Whether it closes what is past its deadline (a break, a freeze spent, a failure), not a warning. */
+  closes: boolean;
   /** Due rows, locked so that concurrent sweepers each take different ones. */
   due(trx: Knex.Transaction, now: Date, graceSeconds: number): Knex.QueryBuilder;
   /** The change that closes or marks the row, and its events in order. */
   settle(row: R, zone: string, now: Date, graceSeconds: number): Settled<R>;
   /** A change that needs more than the row (other rows written first), where it applies; null leaves the row to `settle`. */
   settleWithWrites?(
-    records: RecordService,
+    records: Records,
     trx: Knex.Transaction,
     ctx: RequestContext,
     account: AccountInfo,
@@ -79,6 +82,7 @@ const SWEEPS: Sweep[] = [
   {
     name: 'streak warnings',
     kind: 'streak',
+    closes: false,
     due: (trx, now) =>
       joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
         .select([...progressColumns('streak_progress'), 'streak.max_freezes'])
@@ -103,6 +107,7 @@ const SWEEPS: Sweep[] = [
   {
     name: 'streak breaks',
     kind: 'streak',
+    closes: true,
     due: (trx, now, grace) =>
       joinMember('streak_progress')(joinDefinition('streak_progress', 'streak')(trx('streak_progress')))
         .select([...progressColumns('streak_progress'), 'streak.aggregation_period', 'streak.max_freezes'])
@@ -115,6 +120,7 @@ const SWEEPS: Sweep[] = [
   {
     name: 'challenge warnings',
     kind: 'challenge',
+    closes: false,
     due: (trx, now) =>
       joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
         .select(progressColumns('challenge_progress'))
@@ -132,6 +138,7 @@ const SWEEPS: Sweep[] = [
   {
     name: 'challenge failures',
     kind: 'challenge',
+    closes: true,
     due: (trx, now, grace) =>
       joinMember('challenge_progress')(joinDefinition('challenge_progress', 'challenge')(trx('challenge_progress')))
         .select([...progressColumns('challenge_progress'), 'challenge.aggregation_period'])
@@ -148,6 +155,7 @@ const SWEEPS: Sweep[] = [
   {
     name: 'mission failures',
     kind: 'mission',
+    closes: true,
     due: (trx, now, grace) =>
       // Joined as the other sweeps join theirs: a deleted definition's runs stay as they were (CONTRACT §6, history).
       joinMember('mission_progress')(joinDefinition('mission_progress', 'mission')(trx('mission_progress')))
@@ -173,6 +181,51 @@ const SWEEPS: Sweep[] = [
   } satisfies Sweep<Swept<MissionProgressRow> & { emptied: boolean; reached: boolean }>,
 ];
 
+/** Settles one due row the sweep holds locked, and emits its events. */
+async function settleRow(
+  records: Records,
+  trx: Knex.Transaction,
+  sweep: Sweep,
+  account: AccountInfo,
+  row: Swept<ProgressRow>,
+  now: Date,
+  graceSeconds: number,
+  requestId: string,
+): Promise<void> {
+  // Payloads in the member's language, as a log's events are (CONTRACT §11's emails render from them).
+  const ctx: RequestContext = { flow: 'apikey', account, languageCode: row.member_language ?? undefined, requestId };
+  const zone = row.member_timezone ?? account.timezone;
+  const settled = (await sweep.settleWithWrites?.(records, trx, ctx, account, row, now)) ?? sweep.settle(row, zone, now, graceSeconds);
+  await writeSettled(records, trx, ctx, sweep.kind, row, settled);
+}
+
+/**
+ * Settles a member's runs or windows of one definition as the closing sweeps would at `now`, with
+ * their events, in the caller's transaction. A reversal does so before it re-decides anything
+ * (CONTRACT §17): a deadline that passed before it is the sweep's to settle and to tell, once,
+ * whether the sweep ran before the reversal or not.
+ */
+export async function settleDueOf(
+  records: Records,
+  trx: Knex.Transaction,
+  account: AccountInfo,
+  kind: LogKind,
+  definitionId: string,
+  memberId: string,
+  now: Date,
+  requestId: string,
+): Promise<void> {
+  const table = `${kind}_progress`;
+  for (const sweep of SWEEPS.filter((s) => s.kind === kind && s.closes)) {
+    // Waits for a sweep holding one of the rows; that row is then no longer due.
+    const rows = (await sweep
+      .due(trx, now, records.lateLogGraceSeconds)
+      .where({ [`${table}.account_id`]: account.id, [`${table}.${kind}_id`]: definitionId, [`${table}.owned_by_id`]: memberId })
+      .forUpdate(table)) as Swept<ProgressRow>[];
+    for (const row of rows) await settleRow(records, trx, sweep, account, row, now, records.lateLogGraceSeconds, requestId);
+  }
+}
+
 export interface SweepResult {
   [name: string]: number;
 }
@@ -197,18 +250,7 @@ export async function runSweeps(records: RecordService, now: Date, graceSeconds:
         for (const row of rows) {
           const accountId = row.account_id;
           if (!accounts.has(accountId)) accounts.set(accountId, await loadAccount(trx, accountId));
-          const account = accounts.get(accountId)!;
-          // Payloads in the member's language, as a log's events are (CONTRACT §11's emails render from them).
-          const ctx: RequestContext = {
-            flow: 'apikey',
-            account,
-            languageCode: row.member_language ?? undefined,
-            requestId: `sweep:${sweep.name}`,
-          };
-          const zone = row.member_timezone ?? account.timezone;
-          const settled =
-            (await sweep.settleWithWrites?.(records, trx, ctx, account, row, now)) ?? sweep.settle(row, zone, now, graceSeconds);
-          await writeSettled(records, trx, ctx, sweep.kind, row, settled);
+          await settleRow(records, trx, sweep, accounts.get(accountId)!, row, now, graceSeconds, `sweep:${sweep.name}`);
         }
         return rows.length;
       });

@@ -319,6 +319,75 @@ describe('reversing streak logs', () => {
     expect(reversed.payload.splitFromProgress.id).toBe(first.streakProgress.id);
   });
 
+  it('emits once, as the sweep would, the break and the freezes spent of a later run whose deadline passed, sweep before the reversal or not', async () => {
+    const s = await create('streak', { name: `S${++seq}`, maxFreezes: 1 });
+    /** A member's events, each code with the index of the record it names among the member's runs. */
+    const namedEvents = async (m: string) => {
+      const runs = (await progressesOf('streak', m)).map((r) => r.id);
+      return (await eventsOf(m)).map((e) => `${e.eventCode}@${runs.indexOf(e.linkedSchemaRecordId)}`).sort();
+    };
+    const seen = [];
+    for (const sweptFirst of [true, false]) {
+      at('2027-02-09T12:00:00Z');
+      const m = await member();
+      const on = (day: number) => log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-${pad(day)}T10:00:00Z` });
+      await on(2);
+      const inside = await on(3);
+      await on(4);
+      // Day 9 starts a later run; its freeze covers day 10, and day 11 breaks it.
+      const later = await on(9);
+      await accepted(acct.api.post(`/schema/streak_progress/record/${later.streakProgress.id}/action/grant_freezes`, { count: 1 }));
+      const now = new Date('2027-02-12T12:00:00Z');
+      at(now);
+      if (sweptFirst) await runSweeps(records(), now, 900);
+      await accepted(reverse('streak', inside.id));
+      await runSweeps(records(), now, 900);
+      // The reversal's own event names the run it split (below).
+      const laterEvents = (await eventsOf(m)).filter(
+        (e) => e.linkedSchemaRecordId === later.streakProgress.id && e.eventCode !== 'streak_progress_reversed',
+      );
+      expect(laterEvents.map((e) => e.eventCode).sort()).toEqual([
+        'streak_progress_broken',
+        'streak_progress_freeze_used',
+        'streak_progress_non_milestone_completed',
+      ]);
+      expect(laterEvents.find((e) => e.eventCode === 'streak_progress_broken').payload.streakProgress).toMatchObject({
+        streakBrokenAt: '2027-02-12T00:00:00.000Z',
+        frozenPeriodKeys: ['2027-02-10'],
+      });
+      seen.push(await namedEvents(m));
+    }
+    expect(seen[1]).toEqual(seen[0]);
+  });
+
+  it('names in its event the run it split, not the later run the member is on, which the answer shows', async () => {
+    at('2027-02-07T12:00:00Z');
+    const s = await create('streak', { name: `S${++seq}` });
+    const m = await member();
+    const on = (day: number) => log('streak', { streakId: s.id, ownedById: m, activityAt: `2027-02-0${day}T10:00:00Z` });
+    const first = await on(1);
+    const inside = await on(2);
+    await on(3);
+    await on(6);
+    const latest = await on(7);
+    const back = await accepted(reverse('streak', inside.id));
+    expect(back.streakProgress).toMatchObject({ id: latest.streakProgress.id, currentProgressValue: 2 });
+    const runs = await progressesOf('streak', m);
+    expect(runs.map((r) => [r.id, r.streakProgressStatus, r.currentProgressValue])).toEqual([
+      [first.streakProgress.id, 'broken', 1],
+      [latest.streakProgress.id, 'in_progress', 2],
+      [expect.any(String), 'broken', 1],
+    ]);
+    const split = runs[2];
+    const [reversed] = (await eventsOf(m)).filter((e) => e.eventCode === 'streak_progress_reversed');
+    expect(reversed.linkedSchemaRecordId).toBe(split.id);
+    expect(reversed.payload).toMatchObject({
+      streakLog: { id: inside.id, reversedValue: 1 },
+      streakProgress: { id: split.id, streakProgressStatus: 'broken', lastCompletedPeriodKey: '2027-02-03' },
+      splitFromProgress: { id: first.streakProgress.id, streakProgressStatus: 'broken', currentProgressValue: 1 },
+    });
+  });
+
   it('replays a freeze grant after the logs that came before it, though a later order of an earlier hour comes first', async () => {
     at('2027-03-03T01:00:00Z');
     const s = await create('streak', { name: `S${++seq}`, maxFreezes: 2 });
@@ -859,6 +928,33 @@ describe('reversing challenge and mission logs', () => {
       challengeCompletedAt: null,
     });
     expect((await eventsOf(m)).map((e) => e.eventCode)).not.toContain('challenge_progress_failed');
+  });
+
+  it("names in its events the window a reversal changed, not the member's current one, which the answer shows", async () => {
+    at('2027-03-10T12:00:00Z');
+    const c = await create('challenge', {
+      name: `C${++seq}`,
+      aggregationPeriod: 'monthly',
+      aggregationMethod: 'sum',
+      completionTargetValue: 10,
+    });
+    const r = await reward();
+    await milestone('challenge', c.id, 5, r.id);
+    const m = await member();
+    const february = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-02-15T12:00:00Z', activityValue: 10 });
+    expect(february.challengeProgress.challengeProgressStatus).toBe('completed');
+    const march = await log('challenge', { challengeId: c.id, ownedById: m, activityAt: '2027-03-10T10:00:00Z', activityValue: 3 });
+    const part = await accepted(reverse('challenge', february.id, { activityValue: 4 }));
+    expect(part.challengeProgress).toMatchObject({ id: march.challengeProgress.id, currentProgressValue: 3 });
+    const rest = await accepted(reverse('challenge', february.id));
+    expect(rest.revokedRewardLogs).toHaveLength(1);
+    const reversed = (await eventsOf(m)).filter((e) => e.eventCode === 'challenge_progress_reversed');
+    expect(reversed.map((e) => e.linkedSchemaRecordId)).toEqual([february.challengeProgress.id, february.challengeProgress.id]);
+    expect(reversed.map((e) => e.payload.challengeProgress)).toEqual([
+      expect.objectContaining({ id: february.challengeProgress.id, challengeProgressStatus: 'failed', currentProgressValue: 6 }),
+      expect.objectContaining({ id: february.challengeProgress.id, challengeProgressStatus: 'failed', currentProgressValue: 0 }),
+    ]);
+    expect(reversed[1].payload.revokedRewardLogs).toEqual([expect.objectContaining({ id: rest.revokedRewardLogs[0].id })]);
   });
 
   it('reverses a log that never counted without changing any progress, and refuses logs of another account', async () => {
