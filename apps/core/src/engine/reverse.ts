@@ -11,7 +11,7 @@ import type { RequestContext } from '../records/context.js';
 import { DEFAULT_NUMBER_MAX } from '../records/fields.js';
 import type { Records, Row } from '../records/resource.js';
 import { bodyOrEmpty, issueDetails } from '../records/validate.js';
-import { settleDueOf } from '../scheduler/sweeps.js';
+import { settleDueOf } from './sweeps.js';
 import type { MilestoneRow } from '../schema/definitions.js';
 import type { AccountUserRow } from '../schema/members.js';
 import type { ChallengeProgressRow, MissionProgressRow, StreakProgressRow, TaskProgressRow } from '../schema/progress.js';
