@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Messages } from '../app/i18n';
-import { adminLanguage } from '../app/i18n';
+import { CORE_LANGUAGES } from '../app/core/languages';
+import { ADMIN_LANGUAGES, adminLanguage } from '../app/i18n';
 import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 
 /** Every text of a language by its path, e.g. `records.standings.title`. */
@@ -33,7 +34,8 @@ const LANGUAGES = Object.entries(bundles)
 const SAME_IN_GERMAN = LANGUAGES.find((l) => l.language === 'de')!.sameAsEnglish;
 
 describe('admin texts', () => {
-  it('the admin offers every language it has texts for, each named by its folder', () => {
+  it('the admin offers every language it has texts for, each named by its folder: those the core and the widget speak', () => {
+    expect(ADMIN_LANGUAGES).toEqual(CORE_LANGUAGES);
     expect(Object.keys(ADMIN_MESSAGES).sort()).toEqual(['en', ...LANGUAGES.map((l) => l.language)].sort());
     for (const { language, messages } of LANGUAGES) expect(messages.language, language).toBe(language);
   });

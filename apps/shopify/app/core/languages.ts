@@ -1,3 +1,4 @@
+import { languageIn } from '../i18n';
 import type { LanguageCode } from './records.server';
 
 /** The languages the core keeps texts and members in (CONTRACT §3), each of which the widget speaks. */
@@ -9,9 +10,5 @@ export type CoreLanguage = (typeof CORE_LANGUAGES)[number];
  * its base language; null when the core has none (`nl`; `zh-TW`, the core having simplified Chinese only).
  */
 export function coreLanguage(locale: string | null | undefined): CoreLanguage | null {
-  if (!locale) return null;
-  const exact = CORE_LANGUAGES.find((l) => l.toLowerCase() === locale.toLowerCase());
-  if (exact) return exact;
-  const base = locale.split('-')[0]!.toLowerCase();
-  return CORE_LANGUAGES.find((l) => l === base) ?? null;
+  return languageIn(CORE_LANGUAGES, locale);
 }

@@ -1,4 +1,3 @@
-import { CORE_LANGUAGES, coreLanguage, type CoreLanguage } from '../core/languages';
 import type { Messages } from './messages';
 
 export type { Messages };
@@ -9,9 +8,9 @@ export type { Messages };
  * reference, `messages.ts` types the rest by it) and reach the browser one language at a time,
  * through the layout's loader (`bundles.server.ts`).
  */
-export const ADMIN_LANGUAGES = CORE_LANGUAGES;
+export const ADMIN_LANGUAGES = ['en', 'es', 'fr', 'de', 'zh-CN', 'ja', 'pt', 'it', 'ko'] as const;
 
-export type AdminLanguage = CoreLanguage;
+export type AdminLanguage = (typeof ADMIN_LANGUAGES)[number];
 
 export const isAdminLanguage = (code: string): code is AdminLanguage => (ADMIN_LANGUAGES as readonly string[]).includes(code);
 
@@ -25,10 +24,22 @@ export function adminLanguage(request: Request): AdminLanguage {
     ...(request.headers.get('accept-language') ?? '').split(',').map((part) => part.split(';')[0]!.trim()),
   ];
   for (const candidate of candidates) {
-    const language = coreLanguage(candidate);
+    const language = languageIn(ADMIN_LANGUAGES, candidate);
     if (language) return language;
   }
   return 'en';
+}
+
+/**
+ * The language of `languages` a locale names (`de`, `fr-CA`, `pt-BR`, `zh-CN`): the exact tag, else
+ * its base language; null when there is none (`nl`; `zh-TW` beside simplified Chinese only).
+ */
+export function languageIn<L extends string>(languages: readonly L[], locale: string | null | undefined): L | null {
+  if (!locale) return null;
+  const exact = languages.find((l) => l.toLowerCase() === locale.toLowerCase());
+  if (exact) return exact;
+  const base = locale.split('-')[0]!.toLowerCase();
+  return languages.find((l) => l === base) ?? null;
 }
 
 /** Fills `{name}` placeholders; a placeholder without a value stays as written, so a gap shows. */
