@@ -30,7 +30,8 @@ const mission = {
 };
 
 describe('forms from the core schema', () => {
-  const fields = fieldsOf(mission);
+  // In English, as the record pages read them (record-pages.server).
+  const fields = localize(fieldsOf(mission), ADMIN_MESSAGES.en);
   const byName = Object.fromEntries(fields.map((f) => [f.name, f]));
 
   it('derives kinds and rules', () => {
@@ -64,6 +65,7 @@ describe('forms from the core schema', () => {
         tasks: JSON.stringify([{ activityId: '', targetValue: '2' }]),
       },
       'create',
+      ADMIN_MESSAGES.en,
     );
     expect(errors).toEqual({
       name: 'Name must be at most 10 characters.',
@@ -104,7 +106,7 @@ describe('forms from the core schema', () => {
       eventCodes: 'a\n\n b ',
       tasks: toInput(byName.tasks!, [{ id: '0b7c6f1e-2a1d-4c3b-9d8e-7f6a5b4c3d2e', activityId: 'buy', targetValue: 1 }]),
     };
-    expect(toBody(fields, inputs, 'create')).toEqual({
+    expect(toBody(fields, inputs, 'create', ADMIN_MESSAGES.en)).toEqual({
       body: {
         name: 'Welcome',
         eventCodes: ['a', 'b'],
@@ -112,7 +114,7 @@ describe('forms from the core schema', () => {
       },
       errors: {},
     });
-    expect(toBody(fields, { rewardId: '' }, 'update').body).toEqual({ rewardId: null });
+    expect(toBody(fields, { rewardId: '' }, 'update', ADMIN_MESSAGES.en).body).toEqual({ rewardId: null });
   });
   it('knows which records an id field picks from, also when another field decides', () => {
     const rule = fieldsOf({

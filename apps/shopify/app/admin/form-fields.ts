@@ -4,7 +4,6 @@
  * lengths, enums, number bounds, patterns. Shared by the browser (before submit) and the server.
  */
 import type { OpenApiSchema } from '../core/openapi.server';
-import { en } from '../i18n/en';
 import { format, type Messages } from '../i18n/index';
 import { isJsonObject } from '../json';
 import { isRecordId } from '../core/ids';
@@ -51,15 +50,14 @@ const label = (name: string) =>
 /** The merchant's label and help where the admin words a field itself (i18n `records.wording`), by field name. */
 const wordingOf = (messages: Messages): Map<string, { label: string; help?: string }> => new Map(Object.entries(messages.records.wording));
 
+/** A schema's fields with labels derived from their names and the core's descriptions; `localize` puts the admin's own words on them. */
 export function fieldsOf(schema: OpenApiSchema | undefined, requiredOverride?: boolean): FieldSpec[] {
   if (!schema?.properties) return [];
-  const wording = wordingOf(en);
   const required = new Set<string>(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, raw]) => {
     const options = raw.anyOf ?? [raw];
     const nullable = options.some((o) => o.type === 'null');
     const p: OpenApiSchema = options.find((o) => o.type !== 'null') ?? {};
-    const words = wording.get(name);
     let kind: FieldKind = 'json';
     if (p.type === 'string')
       kind = p.enum
@@ -75,7 +73,7 @@ export function fieldsOf(schema: OpenApiSchema | undefined, requiredOverride?: b
     else if (p.type === 'array' && p.items?.type === 'object') kind = 'rows';
     const spec: FieldSpec = {
       name,
-      label: words?.label ?? label(name),
+      label: label(name),
       kind,
       required: requiredOverride ?? required.has(name),
       nullable,
@@ -89,7 +87,7 @@ export function fieldsOf(schema: OpenApiSchema | undefined, requiredOverride?: b
       ...(p.pattern && p.format !== 'date-time' && p.format !== 'uuid' && p.format !== 'email' ? { pattern: p.pattern } : {}),
       // A list of enum values (a webhook's events) is a choice of several.
       ...(p.enum ? { options: p.enum } : kind === 'list' && p.items?.enum ? { options: p.items.enum } : {}),
-      ...((words?.help ?? raw.description ?? p.description) ? { description: words?.help ?? raw.description ?? p.description } : {}),
+      ...((raw.description ?? p.description) ? { description: raw.description ?? p.description } : {}),
       ...(raw.default !== undefined ? { defaultValue: raw.default } : {}),
       ...(typeof raw['x-references'] === 'string' ? { references: raw['x-references'] } : {}),
       ...(raw['x-references-by'] ? { referencesBy: raw['x-references-by'] } : {}),
@@ -202,7 +200,7 @@ export function toBody(
   fields: FieldSpec[],
   inputs: Record<string, string>,
   mode: 'create' | 'update',
-  messages: Messages = en,
+  messages: Messages,
 ): { body: Record<string, unknown>; errors: Record<string, string> } {
   const checks = messages.records.checks;
   const number = new Intl.NumberFormat(messages.language);

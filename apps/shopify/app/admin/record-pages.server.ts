@@ -1,7 +1,8 @@
 import type { AccountClient } from '../core/client.server';
 import { type OpenApiDocument, type OpenApiSchema, openApiDocument } from '../core/openapi.server';
 import { records, type Slug } from '../core/records.server';
-import { type Choices, type FieldSpec, fieldsOf, referencedSlugs } from './form-fields';
+import { ADMIN_MESSAGES } from '../i18n/bundles.server';
+import { type Choices, type FieldSpec, fieldsOf, localize, referencedSlugs } from './form-fields';
 
 /**
  * The server side of the generic record pages (app.r.$slug.*): their forms' fields from the core's
@@ -24,11 +25,12 @@ export async function formFields(coreUrl: string, schema: string, mode: 'create'
     );
     return { ...found, properties };
   };
-  const create = fieldsOf(resolved(`${schema}Create`));
+  // In English, the reference the pages localize from.
+  const create = localize(fieldsOf(resolved(`${schema}Create`)), ADMIN_MESSAGES.en);
   if (mode === 'create') return create;
   // An update takes the create fields, none of them required; what the create required stays non-blank.
   const requiredOnCreate = new Set(create.filter((f) => f.required).map((f) => f.name));
-  return fieldsOf(resolved(`${schema}Update`) ?? resolved(`${schema}Create`), false).map((f) => ({
+  return localize(fieldsOf(resolved(`${schema}Update`) ?? resolved(`${schema}Create`), false), ADMIN_MESSAGES.en).map((f) => ({
     ...f,
     required: requiredOnCreate.has(f.name),
   }));
