@@ -2,7 +2,7 @@ import { TEST_SHOP } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../core/test/support/harness';
 import { answerOf, adminFetch } from './support/admin-fuzz';
-import { adminLoad, customerPayload, orderPayload, type OrderSpec } from './support/orders';
+import { adminLoad, customerPayload, drawnPage, orderPayload, type OrderSpec } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { proxyRequest, webhookRequest } from './support/stack';
 import { until } from './support/until';
@@ -174,7 +174,7 @@ describe('customers left out by tag', () => {
     expect(await listed('live')).not.toContain(gid(901));
     // The member page says which of the shop's tags leaves them out, as the merchant typed it.
     expect((await memberPage(901)).leftOut).toEqual(['Wholesale']);
-    const page = await (await adminLoad(prod.url, `/app/members/${(await memberOf(901))!.id}`)).text();
+    const page = await drawnPage(await adminLoad(prod.url, `/app/members/${(await memberOf(901))!.id}`));
     expect(page).toContain('Left out of the program');
     expect(page).not.toContain('paused outside this app');
 

@@ -5,7 +5,7 @@ import { Client } from '../../core/test/support/harness';
 import { CLAIMS_PER_DAY } from '../app/earning/referral-gifts.server';
 import { answerOf, adminFetch } from './support/admin-fuzz';
 import { extensionToken, fromExtension } from './support/extensions';
-import { adminLoad, customerPayload, orderPayload, type OrderSpec, refundPayload } from './support/orders';
+import { adminLoad, customerPayload, drawnPage, orderPayload, type OrderSpec, refundPayload } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { giftReward } from './support/programs';
 import { flowLifecycleRequest, flowRequest, proxyRequest, webhookRequest } from './support/stack';
@@ -250,7 +250,7 @@ describe('a bonus points event', () => {
     expect((await pointsOf(896)).entries.map((e) => e.note)).toEqual(['#96 ×2']);
     expect((await pointsOf(897)).entries.map((e) => e.note)).toEqual(['#97']);
     // The member page says which order's points an event multiplied, in its orders and its points.
-    const memberPage = async (customer: number) => (await adminLoad(prod.url, `/app/members/${(await memberOf(customer))!.id}`)).text();
+    const memberPage = async (customer: number) => drawnPage(await adminLoad(prod.url, `/app/members/${(await memberOf(customer))!.id}`));
     expect(await memberPage(896)).toContain('2× in a bonus points event');
     expect(await memberPage(896)).toContain('Order #96, 2× in a bonus points event');
     expect(await memberPage(896)).not.toContain('#96 ×2');

@@ -6,6 +6,7 @@ import { Client } from '../../core/test/support/harness';
 import { STUB_SHOP } from './support/admin-stub';
 import { type Production, startProduction } from './support/production';
 import { until } from './support/until';
+import { drawnPage } from './support/orders';
 import { flowRequest, proxyRequest, SHOPIFY, webhookRequest } from './support/stack';
 import { streakWithFirstDayReward, streakWithFirstDayStampedReward } from './support/programs';
 
@@ -323,7 +324,7 @@ describe('the app’s own webhook in the admin', () => {
     const hook = (await prod.shops.coreWebhook(TEST_SHOP))!;
     const page = await adminLoad(`/app/r/webhook/${hook.id}`);
     expect(page.status).toBe(200);
-    const html = await page.text();
+    const html = await drawnPage(page);
     expect(html).toContain('The app keeps this webhook');
     expect(html).not.toContain('Rotate secret');
     const before = (await api.get(`/schema/webhook/record/${hook.id}`)).body.data;

@@ -21,6 +21,14 @@ export async function adminLoad(server: string, path: string, shopName = TEST_SH
   return fetch(url, { headers: { 'user-agent': BROWSER }, redirect: 'manual' });
 }
 
+/**
+ * An admin page's markup as drawn, without its scripts: those carry the page's data for its client,
+ * every text of the admin's language among it, so a text absent from the page is looked for here.
+ */
+export async function drawnPage(page: Response): Promise<string> {
+  return (await page.text()).replace(/<script\b[\s\S]*?<\/script>/g, '');
+}
+
 export interface LineSpec {
   product: number;
   quantity: number;
