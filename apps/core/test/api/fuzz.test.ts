@@ -193,9 +193,11 @@ function filled(
   if (slug === 'notification' && out.integrationProvider)
     Object.assign(out, { integrationId: out.integrationId ?? '', templateId: out.templateId ?? '' });
   for (const [key, property] of Object.entries(properties)) {
-    if (out[key] === undefined || out[key] === null) continue;
-    if (property['x-references']) out[key] = ids.get(property['x-references']);
     const by = property['x-references-by'] as { field: string; slugs: Record<string, string> } | undefined;
+    // An update that changes what a reference points to (a leaderboard's kind) names a record of that kind too.
+    const retargeted = by && updating && out[by.field] != null;
+    if ((out[key] === undefined || out[key] === null) && !retargeted) continue;
+    if (property['x-references']) out[key] = ids.get(property['x-references']);
     if (by) out[key] = ids.get(by.slugs[whole()[by.field] as string] ?? '');
   }
   for (const key of UNIQUE[slug] ?? []) if (typeof out[key] === 'string') out[key] = `${run}${out[key]}`;
@@ -217,9 +219,9 @@ function filled(
       if (key in properties) out[key] = value;
   // A tier's multiplier has one decimal, which the document says in words only.
   if (slug === 'tier' && typeof out.earnMultiplier === 'number') out.earnMultiplier = Math.round(out.earnMultiplier * 10) / 10;
-  // A leaderboard ranks by a rank of its kind (on update, the stored kind).
-  if (slug === 'leaderboard' && whole().rankBy && !RANKS_OF[whole().linkedSchemaSlug as LogKind].includes(whole().rankBy as RankBy))
-    out.rankBy = RANKS_OF[whole().linkedSchemaSlug as LogKind][0];
+  // A leaderboard ranks by a rank of its kind (on update, the stored kind); a mutated body may name no kind there is.
+  const ranks = slug === 'leaderboard' ? RANKS_OF[whole().linkedSchemaSlug as LogKind] : undefined;
+  if (ranks && whole().rankBy && !ranks.includes(whole().rankBy as RankBy)) out.rankBy = ranks[0];
   // A reward's kind (code unless named, CONTRACT §19) with what that kind needs: its discount, or its points (on update, as the record stands).
   if (slug === 'reward') {
     const kind = whole().rewardKind ?? 'code';

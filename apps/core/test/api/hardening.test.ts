@@ -127,33 +127,33 @@ describe('invalid UTF-8 in a body', () => {
 });
 
 describe('upper bounds of numbers and strings', () => {
-  const expectTooBig = (res: { status: number; body: any }, field: string, code: string) => {
+  const expectRefused = (res: { status: number; body: any }, field: string, code: string) => {
     expect(res.status, JSON.stringify(res.body)).toBe(400);
     expect(res.body.error.code).toBe('invalid_input');
     expect(res.body.error.details).toContainEqual(expect.objectContaining({ field, code }));
   };
 
   it('refuses targets and values beyond their maximum, on create and update, changing nothing', async () => {
-    expectTooBig(
+    expectRefused(
       await owner.api.post('/schema/challenge/record', { name: 'C', completionTargetValue: 1e12 }),
       'completionTargetValue',
       'too_large',
     );
-    expectTooBig(
+    expectRefused(
       await owner.api.post('/schema/streak/record', { name: 'S', aggregationTargetValue: 1e12 }),
       'aggregationTargetValue',
       'too_large',
     );
-    expectTooBig(
+    expectRefused(
       await owner.api.post('/schema/streak/record', { name: 'S', completionTargetValue: 1e7 }),
       'completionTargetValue',
       'too_large',
     );
     const mission = { name: 'M', tasks: [{ name: 't', activityId: 'a', targetValue: 1e12 }] };
-    expectTooBig(await owner.api.post('/schema/mission/record', mission), 'tasks[0].targetValue', 'too_large');
+    expectRefused(await owner.api.post('/schema/mission/record', mission), 'tasks[0].targetValue', 'too_large');
     const challenge = ids.get('challenge')!;
     const before = await owner.api.get(`/schema/challenge/record/${challenge}`);
-    expectTooBig(
+    expectRefused(
       await owner.api.patch(`/schema/challenge/record/${challenge}`, { completionTargetValue: 1e12 }),
       'completionTargetValue',
       'too_large',
@@ -163,10 +163,10 @@ describe('upper bounds of numbers and strings', () => {
 
   it('refuses a percentage discount over 100 (1.23e29 included) and a huge fixed amount', async () => {
     const reward = { name: 'R', description: 'd', discountType: 'percentage', rewardExpiryType: 'no_expiry' };
-    expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 1.23e29 }), 'discountValue', 'too_large');
-    expectTooBig(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100.5 }), 'discountValue', 'too_large');
+    expectRefused(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 1.23e29 }), 'discountValue', 'too_large');
+    expectRefused(await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100.5 }), 'discountValue', 'too_large');
     expect((await owner.api.post('/schema/reward/record', { ...reward, discountValue: 100 })).status).toBe(200);
-    expectTooBig(
+    expectRefused(
       await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 1e12 }),
       'discountValue',
       'too_large',
@@ -174,21 +174,37 @@ describe('upper bounds of numbers and strings', () => {
     const fixed = await owner.api.post('/schema/reward/record', { ...reward, discountType: 'fixed_amount', discountValue: 250 });
     expect(fixed.status).toBe(200);
     // Switching a 250 fixed amount to a percentage would make it 250 %.
-    expectTooBig(
+    expectRefused(
       await owner.api.patch(`/schema/reward/record/${fixed.body.data.id}`, { discountType: 'percentage' }),
       'discountValue',
       'too_large',
     );
   });
 
+  it('refuses a name of spaces only on create and update of every named record, changing nothing', async () => {
+    const named = ['streak', 'challenge', 'mission', 'reward', 'leaderboard', 'webhook', 'tier'];
+    for (const slug of named) {
+      const id = ids.get(slug)!;
+      expectRefused(await owner.api.post(`/schema/${slug}/record`, { name: ' \t\n ' }), 'name', 'invalid_format');
+      const before = await owner.api.get(`/schema/${slug}/record/${id}`);
+      const res = await owner.api.patch(`/schema/${slug}/record/${id}`, { name: '   ' });
+      expectRefused(res, 'name', 'invalid_format');
+      expect(res.body.error.details[0].message).toBe('Must not be blank');
+      expect((await owner.api.get(`/schema/${slug}/record/${id}`)).body).toEqual(before.body);
+    }
+    const doc = (await app.anon.get('/openapi.json')).body;
+    expect(doc.components.schemas.StreakCreate.properties.name.pattern).toBe('\\S');
+    expect((await owner.api.patch(`/schema/streak/record/${ids.get('streak')}`, { name: ' Summer run ' })).status).toBe(200);
+  });
+
   it('refuses a 300 KB email footer on create and update', async () => {
-    expectTooBig(
+    expectRefused(
       await owner.api.post('/schema/email_footer/record', { name: 'F', htmlContent: `<p>${'x'.repeat(300_000)}</p>` }),
       'htmlContent',
       'too_long',
     );
     const footer = ids.get('email_footer')!;
-    expectTooBig(
+    expectRefused(
       await owner.api.patch(`/schema/email_footer/record/${footer}`, { htmlContent: 'x'.repeat(300_000) }),
       'htmlContent',
       'too_long',
