@@ -515,8 +515,24 @@ describe('a leaderboard of points earned this month', SLOW, () => {
     try {
       const { page, errors } = await demo.newPage();
       await page.goto(`${demo.app.url}/demo?mode=member`);
+      // Every frame's tabs, the selected one marked: the extra tabs come with the others, not one by one.
+      await page.evaluate(() => {
+        const drawn = ((window as unknown as { drawnTabs: string[] }).drawnTabs = []);
+        const watch = () => {
+          const tabs = document.querySelector('loyalty-widget')?.shadowRoot?.querySelectorAll('[role="tab"]') ?? [];
+          const seen = [...tabs].map((t) => (t.getAttribute('aria-selected') === 'true' ? `[${t.textContent}]` : t.textContent)).join(' ');
+          if (drawn.at(-1) !== seen) drawn.push(seen);
+          requestAnimationFrame(watch);
+        };
+        watch();
+      });
       await launcher(page).click();
       await dialog(page).getByRole('tab', { name: 'Leaderboard' }).click();
+      expect(await page.evaluate(() => (window as unknown as { drawnTabs: string[] }).drawnTabs)).toEqual([
+        '',
+        '[Streaks] Challenges Missions Leaderboard Stars Rewards',
+        'Streaks Challenges Missions [Leaderboard] Stars Rewards',
+      ]);
       await tabPanel(page).getByRole('button', { name: 'Top Stars' }).click();
       const card = tabPanel(page).locator('[data-standings]');
       await expect.poll(() => card.locator('h3').textContent()).toBe('Top Stars');

@@ -25,7 +25,8 @@ function trapFocus(e: KeyboardEvent, panel: HTMLElement): void {
   const last = items[items.length - 1];
   if (!first || !last) return;
   const active = (panel.getRootNode() as ShadowRoot).activeElement;
-  if (e.shiftKey && active === first) {
+  // The dialog itself holds focus until its tabs are drawn.
+  if (e.shiftKey && (active === first || active === panel)) {
     e.preventDefault();
     last.focus();
   } else if (!e.shiftKey && active === last) {
@@ -63,20 +64,23 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
   const [boards, setBoards] = useState<Board[]>([]);
   const [points, setPoints] = useState<PointsSetting>();
   const [multiplier, setMultiplier] = useState(1);
+  // The tabs are drawn once the extra tabs' first reads have answered, all at once: not one by one,
+  // moving the others, nor on the streaks a moment before the points they open on.
+  const [ready, setReady] = useState(false);
   const panelRef = useRef<HTMLDivElement>(null);
   const tabRefs = useRef<Partial<Record<Tab, HTMLButtonElement | null>>>({});
 
   // On open, and again once a retry has read the display records: focus in the dialog (a page's panel
   // takes none: it shows as the page loads), and its extra tabs.
   useEffect(() => {
-    const first = tabRefs.current[tab] ?? panelRef.current?.querySelector<HTMLElement>(FOCUSABLE);
-    if (onClose) first?.focus();
+    const panel = panelRef.current!;
+    if (onClose) (template ? panel : panel.querySelector<HTMLElement>(FOCUSABLE))?.focus();
     if (!template) return;
     let open = true;
     // Leaderboards and points are extra tabs: absent while there are none (points off read as no
     // setting), and read again while they cannot be read (every 20 s after the first tries), so an
     // outage, however long, does not take them away for as long as the panel is open.
-    const persist = <T,>(read: () => Promise<T>, use: (value: T) => void, waits = [2_000, 5_000, 10_000]) =>
+    const persist = <T,>(read: () => Promise<T>, use: (value: T) => unknown, waits = [2_000, 5_000, 10_000]): Promise<unknown> =>
       read().then(
         (value) => open && use(value),
         () => {
@@ -84,25 +88,28 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
           if (open) setTimeout(() => open && persist(read, use, rest), wait);
         },
       );
-    persist(() => loadBoards(api), setBoards);
-    // With points live, a member's milestones say what they earn with their tier's multiplier.
-    persist(
-      () => api.list('points_setting'),
-      ([live]) => {
-        setPoints(live);
-        if (live && (!onClose || onPoints) && !picked.current) {
-          setTab('points');
-          // In the dialog, focus goes with the tab it opened on, unless the shopper has left the tabs meanwhile.
-          if (onClose && (panelRef.current?.getRootNode() as ShadowRoot).activeElement?.getAttribute('role') === 'tab')
-            setTimeout(() => tabRefs.current.points?.focus());
-        }
-        if (live) persist(() => earnMultiplier(api), setMultiplier);
-      },
-    );
+    Promise.all([
+      persist(() => loadBoards(api), setBoards),
+      // With points live, a member's milestones say what they earn with their tier's multiplier.
+      persist(
+        () => api.list('points_setting'),
+        ([live]) => {
+          setPoints(live);
+          if (live && (!onClose || onPoints) && !picked.current) setTab('points');
+          if (live) return persist(() => earnMultiplier(api), setMultiplier);
+        },
+      ),
+    ]).then(() => open && setReady(true));
     return () => {
       open = false;
     };
   }, [Boolean(template)]);
+  // In the dialog, focus goes to the selected tab once drawn, and with it when points arriving late
+  // select theirs, unless the shopper has left the tabs meanwhile.
+  useEffect(() => {
+    const at = (panelRef.current?.getRootNode() as ShadowRoot | undefined)?.activeElement;
+    if (ready && onClose && (at === panelRef.current || at?.getAttribute('role') === 'tab')) tabRefs.current[tab]?.focus();
+  }, [ready, tab]);
   const tabs = tabsFor(boards, Boolean(points));
   const name = pointsName(points, t);
 
@@ -128,9 +135,7 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
     const to = keys[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    const next = tabs[to]!;
-    pick(next);
-    tabRefs.current[next]?.focus();
+    pick(tabs[to]!);
   };
 
   const dialog: HTMLAttributes<HTMLDivElement> = onClose
@@ -164,41 +169,51 @@ export function Panel({ api, config, launcher, launcherHeight, template, label, 
       ) : (
         <>
           {!api.member && <AuthButtons template={template} />}
-          <div class={tabs.length > 5 ? 'lw-tabs lw-six' : 'lw-tabs'} role="tablist" aria-label={title}>
-            {tabs.map((id) => (
-              <button
-                key={id}
-                ref={(el) => {
-                  tabRefs.current[id] = el;
-                }}
-                type="button"
-                role="tab"
-                id={`lw-tab-${id}`}
-                aria-selected={id === tab}
-                aria-controls="lw-tabpanel"
-                tabIndex={id === tab ? 0 : -1}
-                onClick={() => pick(id)}
-                onKeyDown={onTabKey}
-              >
-                {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name.other : template[`${id}TabTitle`] || t[id]}
-              </button>
-            ))}
-          </div>
-          <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
-            {gift && <GiftCard gift={gift} t={t} template={template} />}
-            <TabContent
-              tab={tab}
-              boards={boards}
-              api={api}
-              t={t}
-              template={template}
-              lang={config.languageCode}
-              currency={config.currency}
-              referralUrl={config.referralUrl}
-              pointsName={name}
-              earnMultiplier={multiplier}
-            />
-          </div>
+          {!ready ? (
+            <div class="lw-body">
+              <p class="lw-muted" role="status">
+                {t.loading}
+              </p>
+            </div>
+          ) : (
+            <>
+              <div class={tabs.length > 5 ? 'lw-tabs lw-six' : 'lw-tabs'} role="tablist" aria-label={title}>
+                {tabs.map((id) => (
+                  <button
+                    key={id}
+                    ref={(el) => {
+                      tabRefs.current[id] = el;
+                    }}
+                    type="button"
+                    role="tab"
+                    id={`lw-tab-${id}`}
+                    aria-selected={id === tab}
+                    aria-controls="lw-tabpanel"
+                    tabIndex={id === tab ? 0 : -1}
+                    onClick={() => pick(id)}
+                    onKeyDown={onTabKey}
+                  >
+                    {id === 'leaderboard' ? t.leaderboard : id === 'points' ? name.other : template[`${id}TabTitle`] || t[id]}
+                  </button>
+                ))}
+              </div>
+              <div class="lw-body" id="lw-tabpanel" role="tabpanel" aria-labelledby={`lw-tab-${tab}`} tabIndex={0}>
+                {gift && <GiftCard gift={gift} t={t} template={template} />}
+                <TabContent
+                  tab={tab}
+                  boards={boards}
+                  api={api}
+                  t={t}
+                  template={template}
+                  lang={config.languageCode}
+                  currency={config.currency}
+                  referralUrl={config.referralUrl}
+                  pointsName={name}
+                  earnMultiplier={multiplier}
+                />
+              </div>
+            </>
+          )}
         </>
       )}
     </div>
