@@ -135,7 +135,10 @@ export interface Strings {
   expired: string;
   /** The heading of a member's point entries (the customer account page's and the widget's history). */
   history: string;
-  /** Points earned from something the history cannot name. */
+  /**
+   * Points earned from something the history cannot name. This and the other rows' words are nouns
+   * where a participle would agree with the shop's name for points ("Gagnés" beside "Étoiles").
+   */
   historyEarned: string;
   /** `{name}`: the order's name ("#1001"). */
   historyOrder: string;

@@ -322,10 +322,10 @@ describe('pointHistory', () => {
       ['Creating an account', '+100 Stars'],
     ]);
     expect(pointHistory(entries, [], stringsFor('fr'), { one: 'Point', other: 'Points' }, 'fr').map((row) => row.what)).toEqual([
-      'Repris : Parrainage d’un ami',
+      'Annulation : Parrainage d’un ami',
       'Parrainage d’un ami',
       'Invitation d’un ami',
-      'Repris : Commande #1001',
+      'Annulation : Commande #1001',
       'Commande #1001',
       'Votre anniversaire',
       'S’abonner à notre newsletter',

@@ -256,7 +256,7 @@ describe('the points tab for a member', SLOW, () => {
     expect(await card.getByRole('progressbar').getAttribute('aria-label')).toBe('Encore 800 Étoiles pour Platinum');
     expect(await tabPanel(page).getByRole('button', { name: 'Échanger' }).count()).toBe(3);
     expect(await tabPanel(page).locator('h3', { hasText: 'Historique' }).count()).toBe(1);
-    expect((await historyRows(page))[0]).toMatch(/ \| Gagnés \| \+820 Étoiles$/);
+    expect((await historyRows(page))[0]).toMatch(/ \| Gain \| \+820 Étoiles$/);
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'points-member-fr');
     expect(errors).toEqual([]);

@@ -194,7 +194,7 @@ export const members: Messages['members'] = {
       referredOrder: 'Primer pedido a través del enlace de un amigo',
       reward: 'Una recompensa',
     },
-    reasons: { earned: 'Ganados', redeemed: 'Canjeados', reversed: 'Retirados', expired: 'Caducados', adjusted: 'Ajustados' },
+    reasons: { earned: 'Acumulación', redeemed: 'Canje', reversed: 'Anulación', expired: 'Caducidad', adjusted: 'Ajuste' },
     amount: 'Puntos que agregar',
     amountHelp: 'Un número negativo resta puntos, nunca más que el saldo.',
     note: 'Nota',

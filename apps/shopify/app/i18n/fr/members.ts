@@ -195,7 +195,7 @@ export const members: Messages['members'] = {
       referredOrder: 'Première commande via le lien d’un ami',
       reward: 'Une récompense',
     },
-    reasons: { earned: 'Gagnés', redeemed: 'Échangés', reversed: 'Repris', expired: 'Expirés', adjusted: 'Ajustés' },
+    reasons: { earned: 'Gain', redeemed: 'Échange', reversed: 'Annulation', expired: 'Expiration', adjusted: 'Ajustement' },
     amount: 'Points à ajouter',
     amountHelp: 'Un nombre négatif retire des points, jamais plus que le solde.',
     note: 'Note',

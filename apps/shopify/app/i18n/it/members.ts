@@ -192,7 +192,7 @@ export const members: Messages['members'] = {
       referredOrder: 'Primo ordine tramite il link di un amico',
       reward: 'Un premio',
     },
-    reasons: { earned: 'Guadagnati', redeemed: 'Riscattati', reversed: 'Ritirati', expired: 'Scaduti', adjusted: 'Modificati' },
+    reasons: { earned: 'Accumulo', redeemed: 'Riscatto', reversed: 'Storno', expired: 'Scadenza', adjusted: 'Rettifica' },
     amount: 'Punti da aggiungere',
     amountHelp: 'Un numero negativo toglie punti, mai oltre il saldo.',
     note: 'Nota',

@@ -191,7 +191,7 @@ export const members: Messages['members'] = {
       referredOrder: 'Primeiro pedido pelo link de um amigo',
       reward: 'Uma recompensa',
     },
-    reasons: { earned: 'Ganhos', redeemed: 'Resgatados', reversed: 'Estornados', expired: 'Expirados', adjusted: 'Ajustados' },
+    reasons: { earned: 'Acúmulo', redeemed: 'Resgate', reversed: 'Estorno', expired: 'Expiração', adjusted: 'Ajuste' },
     amount: 'Pontos a adicionar',
     amountHelp: 'Um número negativo remove pontos, nunca mais do que o saldo.',
     note: 'Observação',
