@@ -236,8 +236,8 @@ describe('admin pages in Chromium', () => {
     await browser.open('/app/r/mission/new');
     const page = browser.page;
     await page.getByLabel('Name *').first().fill('Welcome mission');
-    await page.getByRole('button', { name: 'Add task' }).click();
-    await page.getByRole('button', { name: 'Add task' }).click();
+    await page.getByRole('button', { name: 'Add a task' }).click();
+    await page.getByRole('button', { name: 'Add a task' }).click();
     const names = page.getByLabel('Name *');
     await names.nth(1).fill('Buy');
     await page.getByLabel('Activity ID *').nth(0).fill('purchase');

@@ -43,6 +43,16 @@ describe('forms from the core schema', () => {
     expect(byName.tasks).toMatchObject({ kind: 'rows', minItems: 1 });
   });
 
+  it('words the button that adds a row in each language, not from the English label', () => {
+    const adds = Object.fromEntries(
+      Object.entries(ADMIN_MESSAGES).map(([language, messages]) => [
+        language,
+        localize(fieldsOf(mission), messages).find((f) => f.name === 'tasks')!.addLabel,
+      ]),
+    );
+    expect(adds).toMatchObject({ en: 'Add a task', de: 'Aufgabe hinzufügen', fr: 'Ajouter une tâche', ja: 'タスクを追加' });
+  });
+
   it('offers a list whose items are values of an enum (a webhook’s events, resolved in place) as a choice of those values', () => {
     const codes = ['streak_progress_completed', 'tier_changed'];
     const [events] = fieldsOf({ properties: { eventCodes: { type: 'array', items: { type: 'string', enum: codes } } } });

@@ -35,6 +35,8 @@ export interface FieldSpec {
   referencesBy?: { field: string; slugs: Record<string, string> };
   /** For `rows` (an array of objects, e.g. a mission's tasks): the fields of one item. */
   itemFields?: FieldSpec[];
+  /** For `rows`: the button that adds an item, where the admin words it ("Add a task"). */
+  addLabel?: string;
   minItems?: number;
   maxItems?: number;
 }
@@ -48,7 +50,8 @@ const label = (name: string) =>
     .replace(/\bUrl\b/g, 'URL');
 
 /** The merchant's label and help where the admin words a field itself (i18n `records.wording`), by field name. */
-const wordingOf = (messages: Messages): Map<string, { label: string; help?: string }> => new Map(Object.entries(messages.records.wording));
+const wordingOf = (messages: Messages): Map<string, { label: string; help?: string; add?: string }> =>
+  new Map(Object.entries(messages.records.wording));
 
 /** A schema's fields with labels derived from their names and the core's descriptions; `localize` puts the admin's own words on them. */
 export function fieldsOf(schema: OpenApiSchema | undefined, requiredOverride?: boolean): FieldSpec[] {
@@ -110,7 +113,9 @@ export function localize(fields: FieldSpec[], messages: Messages): FieldSpec[] {
     const words = wording.get(f.name);
     return {
       ...f,
-      ...(words ? { label: words.label, ...(words.help ? { description: words.help } : {}) } : {}),
+      ...(words
+        ? { label: words.label, ...(words.help ? { description: words.help } : {}), ...(words.add ? { addLabel: words.add } : {}) }
+        : {}),
       ...(f.itemFields ? { itemFields: localize(f.itemFields, messages) } : {}),
     };
   });

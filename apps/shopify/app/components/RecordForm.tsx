@@ -327,9 +327,7 @@ function RowsField({
       ))}
       {field.maxItems === undefined || items.length < field.maxItems ? (
         <InlineStack>
-          <Button onClick={() => update([...items, blank()])}>
-            {format(words.add, { item: field.label.toLowerCase().replace(/s$/, '') })}
-          </Button>
+          <Button onClick={() => update([...items, blank()])}>{field.addLabel ?? format(words.add, { item: field.label })}</Button>
         </InlineStack>
       ) : null}
     </BlockStack>

@@ -122,7 +122,11 @@ export const records: Messages['records'] = {
     uuid: '{label} muss eine ID (UUID) sein.',
   },
   wording: {
-    tasks: { label: 'Aufgaben', help: 'Was ein Mitglied tut, um die Mission abzuschließen, jede mit ihrer Aktivität und wie oft.' },
+    tasks: {
+      label: 'Aufgaben',
+      help: 'Was ein Mitglied tut, um die Mission abzuschließen, jede mit ihrer Aktivität und wie oft.',
+      add: 'Aufgabe hinzufügen',
+    },
     name: { label: 'Name', help: 'Für dein Team; wo Kunden dies sehen, sehen sie den angezeigten Titel.' },
     status: { label: 'Status', help: 'Entwurf: in Vorbereitung. Live: in Gebrauch. Pausiert: vorerst angehalten.' },
     aggregationPeriod: { label: 'Zeitraum', help: 'Der Tag, die Woche oder der Monat, den jeder Zeitraum (oder jedes Fenster) zählt.' },

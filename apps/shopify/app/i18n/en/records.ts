@@ -123,7 +123,11 @@ export const records = {
    * their API names, in English.
    */
   wording: {
-    tasks: { label: 'Tasks', help: 'What a member does to finish the mission, each with its activity and how many times.' },
+    tasks: {
+      label: 'Tasks',
+      help: 'What a member does to finish the mission, each with its activity and how many times.',
+      add: 'Add a task',
+    },
     name: { label: 'Name', help: 'For your team; where shoppers see this, they see its display title.' },
     status: { label: 'Status', help: 'Draft: being prepared. Live: in use. Paused: stopped for now.' },
     aggregationPeriod: { label: 'Period', help: 'The day, week or month each period (or window) counts.' },

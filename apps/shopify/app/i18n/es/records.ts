@@ -162,7 +162,11 @@ export const records: Messages['records'] = {
     uuid: 'El campo «{label}» debe ser un ID (UUID).',
   },
   wording: {
-    tasks: { label: 'Tareas', help: 'Lo que hace un miembro para completar la misión, cada una con su actividad y cuántas veces.' },
+    tasks: {
+      label: 'Tareas',
+      help: 'Lo que hace un miembro para completar la misión, cada una con su actividad y cuántas veces.',
+      add: 'Agregar una tarea',
+    },
     name: { label: 'Nombre', help: 'Para tu equipo; donde los clientes lo ven, ven su título visible.' },
     status: { label: 'Estado', help: 'Borrador: en preparación. Activo: en uso. En pausa: detenido por ahora.' },
     aggregationPeriod: { label: 'Periodo', help: 'El día, la semana o el mes que abarca cada periodo.' },

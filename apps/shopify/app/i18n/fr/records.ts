@@ -150,7 +150,11 @@ export const records: Messages['records'] = {
     uuid: '{label} : saisissez un identifiant (UUID).',
   },
   wording: {
-    tasks: { label: 'Tâches', help: 'Ce qu’un membre fait pour terminer la mission, chacune avec son activité et son nombre de fois.' },
+    tasks: {
+      label: 'Tâches',
+      help: 'Ce qu’un membre fait pour terminer la mission, chacune avec son activité et son nombre de fois.',
+      add: 'Ajouter une tâche',
+    },
     name: { label: 'Nom', help: 'Pour votre équipe ; là où les clients le voient, ils voient son titre affiché.' },
     status: { label: 'Statut', help: 'Brouillon : en préparation. En ligne : en service. En pause : arrêté pour le moment.' },
     aggregationPeriod: { label: 'Période', help: 'Le jour, la semaine ou le mois que couvre chaque période.' },

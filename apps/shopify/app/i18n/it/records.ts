@@ -136,6 +136,7 @@ export const records: Messages['records'] = {
     tasks: {
       label: 'Attività',
       help: 'Ciò che un membro fa per completare la missione, ognuna con il suo tipo di attività e il numero di volte.',
+      add: 'Aggiungi un’attività',
     },
     name: { label: 'Nome', help: 'Per il tuo team; dove i clienti lo vedono, leggono il titolo visualizzato.' },
     status: { label: 'Stato', help: 'Bozza: in preparazione. Attivo: in uso. In pausa: fermo per ora.' },

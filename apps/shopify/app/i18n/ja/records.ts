@@ -137,7 +137,11 @@ export const records: Messages['records'] = {
     uuid: '{label}にはID（UUID）を入力してください。',
   },
   wording: {
-    tasks: { label: 'タスク', help: 'ミッションを達成するために会員が行うことです。それぞれにアクティビティと必要な回数を設定します。' },
+    tasks: {
+      label: 'タスク',
+      help: 'ミッションを達成するために会員が行うことです。それぞれにアクティビティと必要な回数を設定します。',
+      add: 'タスクを追加',
+    },
     name: { label: '名前', help: 'スタッフ向けです。お客様に表示される場所では、表示用のタイトルが表示されます。' },
     status: { label: 'ステータス', help: '下書き：準備中。公開中：使用中。一時停止中：一時的に停止。' },
     aggregationPeriod: { label: '期間', help: '各期間をカウントする単位（日、週、月）。' },

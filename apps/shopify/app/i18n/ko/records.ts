@@ -118,7 +118,7 @@ export const records: Messages['records'] = {
     uuid: '{label}은(는) ID(UUID)여야 합니다.',
   },
   wording: {
-    tasks: { label: '과제', help: '회원이 미션을 완료하기 위해 하는 일로, 과제마다 활동과 필요 횟수가 있습니다.' },
+    tasks: { label: '과제', help: '회원이 미션을 완료하기 위해 하는 일로, 과제마다 활동과 필요 횟수가 있습니다.', add: '과제 추가' },
     name: { label: '이름', help: '직원용입니다. 고객에게 표시되는 곳에서는 표시 제목이 보입니다.' },
     status: { label: '상태', help: '초안: 준비 중. 활성: 사용 중. 일시 중지됨: 당분간 중지.' },
     aggregationPeriod: { label: '기간', help: '각 기간(또는 집계 기간)의 단위인 일, 주 또는 월입니다.' },

@@ -143,7 +143,11 @@ export const records: Messages['records'] = {
     uuid: 'O campo {label} precisa ser um ID (UUID).',
   },
   wording: {
-    tasks: { label: 'Tarefas', help: 'O que um membro faz para concluir a missão, cada uma com sua atividade e quantas vezes.' },
+    tasks: {
+      label: 'Tarefas',
+      help: 'O que um membro faz para concluir a missão, cada uma com sua atividade e quantas vezes.',
+      add: 'Adicionar uma tarefa',
+    },
     name: { label: 'Nome', help: 'Para sua equipe; onde os clientes veem isto, eles veem o título de exibição.' },
     status: { label: 'Status', help: 'Rascunho: em preparação. Ativo: em uso. Pausado: interrompido por enquanto.' },
     aggregationPeriod: { label: 'Período', help: 'O dia, a semana ou o mês que cada período (ou ciclo) conta.' },

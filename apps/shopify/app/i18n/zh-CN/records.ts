@@ -117,7 +117,7 @@ export const records: Messages['records'] = {
     uuid: '{label}必须是 ID（UUID）。',
   },
   wording: {
-    tasks: { label: '子任务', help: '会员完成任务需要做的事，每项都有其行为和所需次数。' },
+    tasks: { label: '子任务', help: '会员完成任务需要做的事，每项都有其行为和所需次数。', add: '添加子任务' },
     name: { label: '名称', help: '供您的团队使用；顾客在能看到它的地方看到的是其显示标题。' },
     status: { label: '状态', help: '草稿：准备中。已上线：使用中。已暂停：暂时停止。' },
     aggregationPeriod: { label: '周期', help: '每个周期按天、周或月计算。' },
