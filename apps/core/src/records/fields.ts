@@ -196,7 +196,8 @@ type ItemOf<O> = O extends { items: readonly (infer I)[] } ? I : string;
 export const field = {
   string<const O extends StringOptions = {}>(options?: O) {
     let s = z.string();
-    if (options?.min !== undefined) s = s.min(options.min);
+    // A value too short is said as that alone, not also as failing the pattern (an empty name is not "blank" too).
+    if (options?.min !== undefined) s = s.min(options.min, { abort: true });
     const max = options?.max ?? writableDefault(options, DEFAULT_STRING_MAX);
     if (max !== undefined) s = s.max(max);
     if (options?.pattern) s = s.regex(options.pattern, options.patternMessage);
