@@ -3,6 +3,7 @@ import { type Messages } from '../app/i18n';
 import { CORE_LANGUAGES } from '../app/core/languages';
 import { ADMIN_LANGUAGES, adminLanguage } from '../app/i18n';
 import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
+import { coreApiWords, leaks } from './support/leaks';
 
 /** Every text of a language by its path, e.g. `records.standings.title`. */
 function leaves(node: unknown, path = ''): Map<string, string> {
@@ -34,6 +35,16 @@ const LANGUAGES = Object.entries(bundles)
 const SAME_IN_GERMAN = LANGUAGES.find((l) => l.language === 'de')!.sameAsEnglish;
 
 describe('admin texts', () => {
+  it('write no id, ISO date or word of the core’s API in any language, placeholders aside (as no-ids.browser.test.ts reads pages)', () => {
+    const apiWords = coreApiWords();
+    const found = Object.entries(ADMIN_MESSAGES).flatMap(([language, messages]) =>
+      [...leaves(messages)].flatMap(([path, text]) =>
+        leaks(text.replace(/\{\w+\}/g, ''), apiWords).map((line) => `${language} ${path}: ${line}`),
+      ),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('the admin offers every language it has texts for, each named by its folder: those the core and the widget speak', () => {
     expect(ADMIN_LANGUAGES).toEqual(CORE_LANGUAGES);
     expect(Object.keys(ADMIN_MESSAGES).sort()).toEqual(['en', ...LANGUAGES.map((l) => l.language)].sort());
