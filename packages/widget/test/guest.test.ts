@@ -291,6 +291,13 @@ describe('the widget for a guest on /demo', () => {
     expect(width).toBeGreaterThanOrEqual(2);
     // WCAG's 3:1 for a focus indicator against what is around it.
     expect(contrast(ring, header)).toBeGreaterThanOrEqual(3);
+    // A 44 px target, as phones want, within the header: the title keeps its place beside it.
+    const target = (await close.boundingBox())!;
+    expect([target.width, target.height]).toEqual([44, 44]);
+    const [title, head] = await Promise.all([dialog(page).locator('h2').boundingBox(), dialog(page).locator('.lw-head').boundingBox()]);
+    expect(target.y).toBeGreaterThanOrEqual(head!.y);
+    expect(target.x + target.width).toBeLessThanOrEqual(head!.x + head!.width);
+    expect(title!.x + title!.width).toBeLessThanOrEqual(target.x);
     await screenshot(page, 'close-focus-ring');
     expect(errors).toEqual([]);
   });

@@ -76,7 +76,12 @@ describe('the reminder beside the launcher', { timeout: 90_000 }, () => {
     expect(bubble.x + bubble.width).toBeLessThanOrEqual(320);
     expect(await violations(page)).toEqual([]);
     await screenshot(page, 'nudge-member-phone');
-    await nudge(page).getByRole('button', { name: 'Close' }).click();
+    // Its × as wide as the panel's and as high as the reminder's row.
+    const close = nudge(page).getByRole('button', { name: 'Close' });
+    const target = (await close.boundingBox())!;
+    expect(target.width).toBe(44);
+    expect(target.height).toBeGreaterThanOrEqual(36);
+    await close.click();
     expect(await nudge(page).count()).toBe(0);
     expect((await widgetFocus(page))?.launcher).toBe(true);
     expect(errors).toEqual([]);

@@ -517,7 +517,8 @@ describe('a leaderboard of points earned this month', SLOW, () => {
       await page.goto(`${demo.app.url}/demo?mode=member`);
       // Every frame's tabs, the selected one marked: the extra tabs come with the others, not one by one.
       await page.evaluate(() => {
-        const drawn = ((window as unknown as { drawnTabs: string[] }).drawnTabs = []);
+        const drawn: string[] = [];
+        (window as unknown as { drawnTabs: string[] }).drawnTabs = drawn;
         const watch = () => {
           const tabs = document.querySelector('loyalty-widget')?.shadowRoot?.querySelectorAll('[role="tab"]') ?? [];
           const seen = [...tabs].map((t) => (t.getAttribute('aria-selected') === 'true' ? `[${t.textContent}]` : t.textContent)).join(' ');
