@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from '@remix-run/node';
 import { config } from '../config.server';
 import { endUserAnswer, notInstalled } from '../core/enduser-token.server';
 import { customerGid } from '../shopify/customer-ids.server';
-import { shopOfDest } from '../shopify/extension-token.server';
+import { isStaffSub, shopOfDest } from '../shopify/extension-token.server';
 import { fetchCustomer } from '../shopify/admin-api.server';
 import { authenticateExtension, unauthenticated } from '../shopify.server';
 import { shops } from '../storage/stores.server';
@@ -10,9 +10,6 @@ import { errorAnswer, extensionGetOnly } from '../http.server';
 
 // POS hands the extension the customer's numeric id; the gid form is taken too.
 const CUSTOMER = /^(?:gid:\/\/shopify\/Customer\/)?([1-9]\d{0,19})$/;
-// A POS session token's `sub` is the numeric id of the user signed into POS. Customer account and
-// checkout tokens are signed with the same secret but name a customer gid (or nobody).
-const STAFF_USER = /^[1-9]\d{0,19}$/;
 
 /**
  * GET /pos/customer?customer=<id>: the POS extension on a customer's details sends its session
@@ -27,8 +24,7 @@ const STAFF_USER = /^[1-9]\d{0,19}$/;
  */
 async function customerToken(request: Request): Promise<Response> {
   const { sessionToken, cors } = await authenticateExtension.pos(request);
-  if (!STAFF_USER.test(sessionToken.sub ?? ''))
-    return cors(errorAnswer(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
+  if (!isStaffSub(sessionToken.sub)) return cors(errorAnswer(401, 'not_staff', 'Only a staff member signed into POS can read a customer.'));
   const customer = CUSTOMER.exec(new URL(request.url).searchParams.get('customer') ?? '')?.[1];
   if (!customer) return cors(errorAnswer(400, 'bad_customer', 'customer must be a customer id or gid.'));
   const shop = shopOfDest(sessionToken.dest);

@@ -16,3 +16,10 @@ const CUSTOMER_GID = /^gid:\/\/shopify\/Customer\/([1-9]\d{0,19})$/;
 export function customerOfSub(sub: unknown): string | null {
   return (typeof sub === 'string' && CUSTOMER_GID.exec(sub)?.[1]) || null;
 }
+
+// A POS session token's `sub` is the numeric id of the user signed into POS. Customer account and
+// checkout tokens are signed with the same secret but name a customer gid (or nobody).
+const STAFF_USER = /^[1-9]\d{0,19}$/;
+
+/** Whether `sub` names a staff member signed into POS; a claim of another type (an object, which a pattern would turn into text) names none. */
+export const isStaffSub = (sub: unknown): boolean => typeof sub === 'string' && STAFF_USER.test(sub);
