@@ -1,7 +1,6 @@
 import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { Resolver } from 'node:dns/promises';
-import { CreateEmailIdentityCommand, GetEmailIdentityCommand } from '@aws-sdk/client-sesv2';
 import { SecretBox } from '../auth/crypto.js';
 import type { Config } from '../config.js';
 import type { Row } from '../db/rows.js';
@@ -92,7 +91,10 @@ export function sendingDomains(config: Config) {
 
   /** SES signs for the domain: its CreateEmailIdentity answers the DKIM tokens to publish as CNAMEs. */
   async function sesDkim(domain: string): Promise<DnsRecord[]> {
-    const ses = createSesClient(config);
+    const [ses, { CreateEmailIdentityCommand, GetEmailIdentityCommand }] = await Promise.all([
+      createSesClient(config),
+      import('@aws-sdk/client-sesv2'),
+    ]);
     let tokens: string[] | undefined;
     try {
       tokens = (await ses.send(new CreateEmailIdentityCommand({ EmailIdentity: domain }))).DkimAttributes?.Tokens;

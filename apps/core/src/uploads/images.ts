@@ -1,6 +1,4 @@
-import createDOMPurify from 'dompurify';
 import { fileTypeFromBuffer } from 'file-type';
-import { JSDOM } from 'jsdom';
 import { invalidInput, payloadTooLarge } from '../errors.js';
 import { fileError, MAX_UPLOAD_BYTES } from './multipart.js';
 
@@ -115,8 +113,12 @@ function prepareXml(xml: string): { text: string; depth: number; elements: numbe
   return { text: out + xml.slice(from), depth: maxDepth, elements };
 }
 
-/** One jsdom window and DOMPurify instance for the process; sanitising is synchronous. */
-function createSvgSanitizer(): (svg: string) => string | undefined {
+/**
+ * One jsdom window and DOMPurify instance for the process; sanitising is synchronous. jsdom is
+ * loaded with the first SVG, not at start: it was a quarter of the service's start-up time.
+ */
+async function createSvgSanitizer(): Promise<(svg: string) => string | undefined> {
+  const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
   const { window } = new JSDOM('');
   const purify = createDOMPurify(window);
   purify.addHook('uponSanitizeAttribute', (_node, data) => {
@@ -160,7 +162,7 @@ function createSvgSanitizer(): (svg: string) => string | undefined {
   };
 }
 
-let sanitizeSvg: ((svg: string) => string | undefined) | undefined;
+let sanitizeSvg: Promise<(svg: string) => string | undefined> | undefined;
 
 /**
  * The widest side of an image a storefront is asked to decode: a 100 KB PNG may unpack to
@@ -223,7 +225,7 @@ export async function inspectImage(data: Buffer): Promise<{ contentType: ImageTy
     ]);
   }
   sanitizeSvg ??= createSvgSanitizer();
-  const clean = sanitizeSvg(shape.text);
+  const clean = (await sanitizeSvg)(shape.text);
   if (clean === undefined) throw notAnImage();
   const bytes = Buffer.from(clean, 'utf8');
   // What is stored and served is bounded as what was sent (serialising escapes may grow it).

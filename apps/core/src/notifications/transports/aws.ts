@@ -1,5 +1,5 @@
-import { PublishCommand, SNSClient } from '@aws-sdk/client-sns';
-import { SendWhatsAppMessageCommand, SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
+import type { SNSClient } from '@aws-sdk/client-sns';
+import type { SocialMessagingClient } from '@aws-sdk/client-socialmessaging';
 import { awsAccepted, awsFailure, boundedCall, SEND_TIMEOUT_MS, type Sent, sentAs } from './errors.js';
 
 /** The integration's own cloud credentials (cloud_sms, cloud_chat), the secret opened from its sealed column. */
@@ -9,7 +9,11 @@ export interface CloudCredentials {
   region: string;
 }
 
-/** Clients are kept per integration version; this bounds how many stay open. */
+/**
+ * The SDKs are loaded with an account's first message, not at start: the service's start-up would
+ * otherwise load them whether or not any account sends SMS or chat. Clients are kept per integration
+ * version; this bounds how many stay open.
+ */
 const MAX_CLIENTS = 200;
 
 interface Destroyable {
@@ -48,13 +52,13 @@ const clientConfig = (c: CloudCredentials, endpoint: string | undefined) => ({
 
 /** SMS through SNS Publish to a phone number, with the integration's sender id. */
 export class SmsTransport {
-  private readonly clients: Clients<SNSClient>;
+  private clients: Clients<SNSClient> | undefined;
 
-  constructor(endpoint: string | undefined) {
-    this.clients = new Clients((c) => new SNSClient(clientConfig(c, endpoint)));
-  }
+  constructor(private readonly endpoint: string | undefined) {}
 
   async send(key: string, credentials: CloudCredentials, input: { phoneNumber: string; senderId: string; body: string }): Promise<Sent> {
+    const { PublishCommand, SNSClient } = await import('@aws-sdk/client-sns');
+    this.clients ??= new Clients((c) => new SNSClient(clientConfig(c, this.endpoint)));
     try {
       const out = await this.clients.get(key, credentials).send(
         new PublishCommand({
@@ -75,11 +79,9 @@ export class SmsTransport {
 
 /** Chat through End User Messaging Social: a pre-approved template message with its body parameters. */
 export class ChatTransport {
-  private readonly clients: Clients<SocialMessagingClient>;
+  private clients: Clients<SocialMessagingClient> | undefined;
 
-  constructor(endpoint: string | undefined) {
-    this.clients = new Clients((c) => new SocialMessagingClient(clientConfig(c, endpoint)));
-  }
+  constructor(private readonly endpoint: string | undefined) {}
 
   async send(
     key: string,
@@ -99,6 +101,8 @@ export class ChatTransport {
           : [],
       },
     };
+    const { SendWhatsAppMessageCommand, SocialMessagingClient } = await import('@aws-sdk/client-socialmessaging');
+    this.clients ??= new Clients((c) => new SocialMessagingClient(clientConfig(c, this.endpoint)));
     try {
       const out = await this.clients.get(key, credentials).send(
         new SendWhatsAppMessageCommand({

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
+import type { SESv2Client } from '@aws-sdk/client-sesv2';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { Config } from '../../config.js';
 import { awsAccepted, awsFailure, boundedCall, SEND_TIMEOUT_MS, type Sent, SendFailure, sentAs } from './errors.js';
@@ -103,8 +103,12 @@ function smtpTransport(config: Config, timeoutMs: number): EmailTransport {
   };
 }
 
-/** The SES v2 client: endpoint from LOYALTY_SES_ENDPOINT, credentials and region from the AWS environment. */
-export function createSesClient(config: Config): SESv2Client {
+/**
+ * The SES v2 client: endpoint from LOYALTY_SES_ENDPOINT, credentials and region from the AWS
+ * environment. The SDK is loaded when SES is first used, not at start.
+ */
+export async function createSesClient(config: Config): Promise<SESv2Client> {
+  const { SESv2Client } = await import('@aws-sdk/client-sesv2');
   return new SESv2Client({
     endpoint: config.sesEndpoint,
     // The sender retries on its own schedule; the SDK's in-process retries would hold the lease.
@@ -115,12 +119,16 @@ export function createSesClient(config: Config): SESv2Client {
 
 /** SES v2 SendEmail with the raw MIME message, so headers are the same as over SMTP. */
 function sesTransport(config: Config): EmailTransport {
-  const ses = createSesClient(config);
+  let ses: Promise<SESv2Client> | undefined;
   return {
     async send(m) {
       const { raw } = await compose(m);
+      const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
+      ses ??= createSesClient(config);
       try {
-        const out = await ses.send(
+        const out = await (
+          await ses
+        ).send(
           new SendEmailCommand({
             FromEmailAddress: m.from.address,
             Destination: { ToAddresses: [m.to] },

@@ -1,5 +1,5 @@
 import type { Resolver } from 'node:dns/promises';
-import { JWT } from 'google-auth-library';
+import type { JWT } from 'google-auth-library';
 import { z } from 'zod';
 import { refusedAddressOf } from '../../webhooks/addresses.js';
 import { retryAfterMs, retryableStatus, SEND_TIMEOUT_MS, type Sent, SendFailure } from './errors.js';
@@ -33,8 +33,12 @@ const DEFAULT_API_URL = 'https://fcm.googleapis.com';
 /** Access tokens are cached per integration; this bounds how many integrations keep one. */
 const MAX_CLIENTS = 200;
 
-/** A JWT-bearer OAuth client for a service account, honouring its `token_uri` (the assertion's audience and where it is posted). */
-function oauthClient(account: ServiceAccount, timeoutMs: number): JWT {
+/**
+ * A JWT-bearer OAuth client for a service account, honouring its `token_uri` (the assertion's
+ * audience and where it is posted). The library is loaded with the first push, not at start.
+ */
+async function oauthClient(account: ServiceAccount, timeoutMs: number): Promise<JWT> {
+  const { JWT } = await import('google-auth-library');
   const tokenUri = account.token_uri ?? GOOGLE_TOKEN_URL;
   const jwt = new JWT({
     email: account.client_email,
@@ -90,7 +94,7 @@ function tokenFailure(err: unknown): SendFailure {
 
 /** The push provider's HTTP v1 API: one `messages:send` per device token of the member. */
 export class PushTransport {
-  private readonly clients = new Map<string, JWT>();
+  private readonly clients = new Map<string, Promise<JWT>>();
 
   private readonly timeoutMs: number;
 
@@ -107,7 +111,7 @@ export class PushTransport {
   }
 
   /** `key` names the credential version (integration id and update time): a changed service account gets a new client. */
-  private client(key: string, account: ServiceAccount): JWT {
+  private client(key: string, account: ServiceAccount): Promise<JWT> {
     let jwt = this.clients.get(key);
     if (!jwt) {
       if (this.clients.size >= MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value!);
@@ -130,7 +134,7 @@ export class PushTransport {
     if (refused)
       throw new SendFailure(`Push OAuth token request: token_uri resolves to ${refused.address}, which is not a public address.`, true);
     try {
-      accessToken = (await this.client(key, account).getAccessToken()).token;
+      accessToken = (await (await this.client(key, account)).getAccessToken()).token;
     } catch (err) {
       throw tokenFailure(err);
     }
