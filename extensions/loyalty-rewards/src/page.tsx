@@ -1,6 +1,7 @@
 import {
   applyCodeLink,
   type Board,
+  boardValue,
   birthdayOf,
   bonusText,
   birthdayPoints,
@@ -304,7 +305,7 @@ function BoardItem({ board, standings, ctx }: { board: Board; standings: Standin
           {rows.map((r, at) =>
             r ? (
               <s-list-item key={at} data-me={r.isCaller}>
-                {ctx.n.format(r.rank)}. {r.displayName} · {ctx.n.format(r.value)}
+                {ctx.n.format(r.rank)}. {r.displayName} · {boardValue(board, r.value, ctx.t, ctx.lang)}
                 {r.badge && <s-badge>{ctx.t.you}</s-badge>}
               </s-list-item>
             ) : (

@@ -154,6 +154,17 @@ const member: PageData = {
         rankedCount: 30,
       },
     },
+    {
+      board: {
+        id: 'b2',
+        linkedSchemaSlug: 'streak',
+        linkedSchemaRecordId: 's1',
+        eudTitle: 'Longest runs',
+        eudDescription: null,
+        def: streak,
+      },
+      standings: { entries: [{ rank: 1, value: 12, displayName: 'Ada L.', isCaller: false }], caller: null, rankedCount: 1 },
+    },
   ],
   logs: [
     log('r1', 'SAVE-10', '2030-01-31T12:00:00.000Z'),
@@ -219,6 +230,8 @@ describe('the Rewards page', () => {
     expect(all(b, 's-list-item')).toEqual(['1. Ada L. · 40', '⋯', '12. You · 6']);
     expect(b.querySelector('s-list-item[data-me="true"]')).not.toBeNull();
     expect(text(b.querySelector('s-text'))).toBe('30 ranked');
+    // A streak's board says its values are periods in a row; a challenge's, whose unit it does not know, a number.
+    expect(all(page.querySelector('[data-board="b2"]')!, 's-list-item')).toEqual(['1. Ada L. · 12 in a row']);
 
     const coded = page.querySelector('[data-reward="r1"]')!;
     expect(text(coded.querySelector('s-text[type="strong"]'))).toBe('SAVE-10');

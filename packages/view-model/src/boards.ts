@@ -1,5 +1,8 @@
 import { type Api, OLDEST_FIRST, whereIn } from './api.js';
+import { fill, numberFormat, type Strings } from './i18n.js';
 import type { Definition, Leaderboard, PointsSetting, Standings } from './model.js';
+import { pointsName } from './points.js';
+import { pointsText } from './progress.js';
 
 /** A leaderboard with the definition it ranks (a points board: the points setting). */
 export interface Board extends Leaderboard {
@@ -43,6 +46,17 @@ export const boardWindow = (board: Board): Definition['aggregationPeriod'] | nul
     : board.linkedSchemaSlug === 'challenge' && 'aggregationPeriod' in board.def
       ? board.def.aggregationPeriod
       : null;
+
+/**
+ * A ranked value as a shopper reads it, saying what it counts: points by the merchant's name for
+ * them ("1,200 Stars"), a streak's periods in a row ("12 in a row"); a challenge's own unit (visits,
+ * an amount) and a mission's completions are left a number, as the board's title says them.
+ */
+export function boardValue(board: Board, value: number, t: Strings, lang: string | undefined): string {
+  if (board.linkedSchemaSlug === 'points_setting') return pointsText(value, pointsName(board.def as PointsSetting, t), lang);
+  const n = numberFormat(lang).format(value);
+  return board.linkedSchemaSlug === 'streak' ? fill(t.inARow, { n }) : n;
+}
 
 /** A row of a leaderboard as shown: an entry, badged when it is the member's own among the top. */
 export type RankRow = Standings['entries'][number] & { badge: boolean };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rankRows } from '../src/boards.js';
+import { type Board, boardValue, rankRows } from '../src/boards.js';
 import type { Definition, Milestone, RewardLog } from '../src/model.js';
 import { stringsFor } from '../src/i18n.js';
 import { applyCodeLink, milestoneEarns, milestoneRows, missionTasks, offersCode, rewardView } from '../src/progress.js';
@@ -22,6 +22,24 @@ describe('rankRows', () => {
 
   it('shows only the top for an unranked member', () => {
     expect(rankRows({ entries: [entry(1)], caller: null, rankedCount: 1 }, 'You')).toHaveLength(1);
+  });
+});
+
+describe('boardValue', () => {
+  const board = (linkedSchemaSlug: string, def: Record<string, unknown> = {}) => ({ linkedSchemaSlug, def }) as unknown as Board;
+  const stars = board('points_setting', { eudCurrencyName: 'Stars', eudCurrencyNameOne: 'Star' });
+
+  it("says what a value counts: the points by the merchant's name, one apart from others, a streak's periods in a row", () => {
+    expect(boardValue(stars, 1200, stringsFor('en'), 'en')).toBe('1,200 Stars');
+    expect(boardValue(stars, 1, stringsFor('en'), 'en')).toBe('1 Star');
+    expect(boardValue(board('points_setting'), 3, stringsFor('de'), 'de')).toBe('3 Punkte');
+    expect(boardValue(board('streak'), 1234, stringsFor('de'), 'de')).toBe('1.234 in Folge');
+    expect(boardValue(board('streak'), 12, stringsFor('ja'), 'ja')).toBe('12回連続');
+  });
+
+  it("leaves a challenge's and a mission's values a number in the shopper's language", () => {
+    expect(boardValue(board('challenge'), 1234, stringsFor('fr'), 'fr')).toMatch(/^1\s234$/);
+    expect(boardValue(board('mission'), 7, stringsFor('en'), 'en')).toBe('7');
   });
 });
 

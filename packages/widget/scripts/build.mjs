@@ -13,8 +13,9 @@ import { brotliBest, gzipBest } from './compress.mjs';
 const LOADER_BUDGET_BYTES = 10_000;
 // 20 KB until the social follows (20.2 KB in zlib's gzip) and again once the copies were zopfli's,
 // until the loyalty page and the bonus points event took the app to 20.2 KB in zopfli's (2026-12-05);
-// 21 KiB until the reminder told a member what the nearest reward still takes (2026-12-06).
-const APP_BUDGET_GZIP_BYTES = 21.5 * 1024;
+// 21 KiB until the reminder told a member what the nearest reward still takes (2026-12-06); 21.5 KiB
+// until a leaderboard's values said what they count (2026-12-07).
+const APP_BUDGET_GZIP_BYTES = 21.75 * 1024;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The same build wherever it runs: Vite makes a development build when NODE_ENV says so (a test

@@ -284,7 +284,7 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
     await dialog(page).getByRole('tab', { name: 'Leaderboard' }).click();
     const me = tabPanel(page).locator('[data-standings] [aria-current]');
     // Tied at 4 with Chloé L., the shopper got there first.
-    await expect.poll(() => me.textContent()).toBe('7Alex M.You4');
+    await expect.poll(() => me.textContent()).toBe('7Alex M.You4 in a row');
     expect(await tabPanel(page).locator('[data-standings] li').count()).toBe(10);
     await screenshot(page, 'member-leaderboard');
 
@@ -296,8 +296,8 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       await dialog(page).getByRole('tab', { name: 'Classement' }).click();
       const rows = tabPanel(page).locator('[data-standings] li');
       await expect.poll(() => rows.count()).toBe(7);
-      expect((await rows.allTextContents()).slice(4)).toEqual(['5Léa M.6', '⋯', '7Vous4']);
-      expect(await me.textContent()).toBe('7Vous4');
+      expect((await rows.allTextContents()).slice(4)).toEqual(["5Léa M.6 d'affilée", '⋯', "7Vous4 d'affilée"]);
+      expect(await me.textContent()).toBe("7Vous4 d'affilée");
       await screenshot(page, 'member-leaderboard-fr');
     } finally {
       await demo.api.patch(`/schema/leaderboard/record/${board.id}`, { size: 10 });
@@ -332,6 +332,13 @@ describe('the widget for a signed-in shopper on /demo?mode=member', () => {
       expect(shown.slice(2)).toEqual(['Marie L.', `${'W'.repeat(19)}… L.`]);
       expect(await tabPanel(page).textContent()).not.toMatch(/@|<img|\u202e/);
       expect(await page.locator('img[src=x]').count()).toBe(0);
+      // Every value on one line inside the card, beside the longest name too.
+      const card = await tabPanel(page).locator('[data-standings]').boundingBox();
+      for (const value of await tabPanel(page).locator('[data-standings] .lw-value').all()) {
+        const box = (await value.boundingBox())!;
+        expect(box.height).toBeLessThan(24);
+        expect(box.x + box.width).toBeLessThanOrEqual(card!.x + card!.width);
+      }
       await screenshot(page, 'member-leaderboard-typed-names');
       expect(errors).toEqual([]);
     } finally {

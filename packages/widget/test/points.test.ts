@@ -539,7 +539,7 @@ describe('a leaderboard of points earned this month', SLOW, () => {
       await expect.poll(() => card.locator('h3').textContent()).toBe('Top Stars');
       expect(await card.locator('p.lw-muted').first().textContent()).toBe('This month');
       // 1,200 earned; the redemption and the adjustment above spent points, they earned none.
-      expect(await card.locator('li').allTextContents()).toEqual(['1Alex M.You1,200']);
+      expect(await card.locator('li').allTextContents()).toEqual(['1Alex M.You1,200 Stars']);
       expect(await violations(page)).toEqual([]);
       await screenshot(page, 'points-leaderboard');
       expect(errors).toEqual([]);

@@ -1,4 +1,14 @@
-import { type Board, boardTitle, boardWindow, fill, numberFormat, rankRows, type Standings, type Strings } from '@loyalty/view-model';
+import {
+  type Board,
+  boardTitle,
+  boardValue,
+  boardWindow,
+  fill,
+  numberFormat,
+  rankRows,
+  type Standings,
+  type Strings,
+} from '@loyalty/view-model';
 
 export function BoardPicker({ boards, picked, onPick, t }: { boards: Board[]; picked: number; onPick: (at: number) => void; t: Strings }) {
   return (
@@ -44,7 +54,7 @@ export function StandingsCard({
                 <span class="lw-num">{n.format(r.rank)}</span>
                 <span>{r.displayName}</span>
                 {r.badge && <span class="lw-badge">{t.you}</span>}
-                <span class="lw-value">{n.format(r.value)}</span>
+                <span class="lw-value">{boardValue(board, r.value, t, lang)}</span>
               </li>
             ) : (
               <li key={at} class="lw-gap" aria-hidden="true">
