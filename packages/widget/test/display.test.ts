@@ -468,7 +468,7 @@ describe('served assets', () => {
     const isApp = (text: string) => / as mount[,}]/.test(text);
     const [app, ...others] = [...served].sort((a, b) => Number(isApp(b.text)) - Number(isApp(a.text)));
     expect(isApp(app!.text)).toBe(true);
-    expect(app!.bytes).toBeLessThanOrEqual(21.5 * 1024);
+    expect(app!.bytes).toBeLessThanOrEqual(21.75 * 1024);
     for (const words of others) {
       expect(words.text).toContain(' as default}');
       expect(words.bytes).toBeLessThanOrEqual(1800);
