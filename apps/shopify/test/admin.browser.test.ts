@@ -186,6 +186,13 @@ describe('admin pages in Chromium', () => {
       ['1', expect.stringMatching(/^Member \d{4}$/), 'cid', '2'],
     ]);
     expect(await standings.innerText()).toContain('2 members ranked');
+    // The values' column says what they are: the board ranks by the current run.
+    expect((await standings.locator('thead th').allInnerTexts()).map((h) => h.trim())).toEqual([
+      'Rank',
+      'Display name',
+      'Customer',
+      'Current run',
+    ]);
     await browser.shot('leaderboard-standings');
     // On a phone each ranked member is a stacked item, named, with the rank and value beside their headings.
     await page.setViewportSize({ width: 375, height: 800 });
@@ -193,8 +200,8 @@ describe('admin pages in Chromium', () => {
       await standings.locator('ul li').first().waitFor();
       const items = await standings.locator('ul li').allInnerTexts();
       expect(items.map((i) => i.replace(/\s+/g, ' ').trim())).toEqual([
-        expect.stringMatching(/^Member \d{4} Rank 1 Customer bob Value 2$/),
-        expect.stringMatching(/^Member \d{4} Rank 1 Customer cid Value 2$/),
+        expect.stringMatching(/^Member \d{4} Rank 1 Customer bob Current run 2$/),
+        expect.stringMatching(/^Member \d{4} Rank 1 Customer cid Current run 2$/),
       ]);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     } finally {

@@ -156,6 +156,8 @@ describe("a leaderboard's standings", () => {
     expect((await row.allInnerTexts()).map((r) => r.split('\t').map((c) => c.trim()))).toEqual([
       ['1', expect.any(String), expect.any(String), '1.001,98'],
     ]);
+    const headings = page().getByRole('region', { name: 'Bestenliste' }).locator('thead th');
+    expect((await headings.allInnerTexts()).at(-1)?.trim()).toBe('Fortschritt im Zeitraum');
   });
 });
 
@@ -516,6 +518,7 @@ describe('the points settings (CONTRACT §19)', () => {
     const standings = page().getByRole('region', { name: 'Standings' });
     expect(await standings.getByRole('combobox', { name: 'Window' }).inputValue()).toMatch(/^\d{4}-\d{2}$/);
     expect((await standings.locator('tbody tr').first().innerText()).split(/\s+/)).toContain('65');
+    expect((await standings.locator('thead th').last().innerText()).trim()).toBe('Points');
     await browser.shot('leaderboard-editor-points');
   });
 

@@ -5,6 +5,8 @@ import { shopifyCustomerId } from '../shopify/customer-ids.server';
 
 /** What the admin shows of a leaderboard's standings (CONTRACT §15), with each entry's member. */
 export interface StandingsView {
+  /** What the board ranks by (`current_run`, `points`, …): its values' column is named by it. */
+  rankBy: string | null;
   /** The window shown (challenge boards), else null. */
   periodKey: string | null;
   /** The current window and the ones before it, newest first: the choice a challenge board offers. */
@@ -42,7 +44,7 @@ export function previousKey(key: string): string {
  */
 export async function readStandings(
   api: AccountClient,
-  board: { id: string; linkedSchemaSlug?: string | null; linkedSchemaRecordId?: string | null },
+  board: { id: string; linkedSchemaSlug?: string | null; linkedSchemaRecordId?: string | null; rankBy?: string | null },
   periodKey: string | null,
 ): Promise<StandingsResult> {
   const { id } = board;
@@ -65,6 +67,7 @@ export async function readStandings(
   return {
     ok: true,
     view: {
+      rankBy: board.rankBy ?? null,
       periodKey: data.periodKey,
       windows,
       entries: data.entries.map((e) => ({

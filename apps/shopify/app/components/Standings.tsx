@@ -1,7 +1,7 @@
 import { useNavigation, useSearchParams } from '@remix-run/react';
 import { Banner, BlockStack, Card, InlineStack, Select, Text } from '@shopify/polaris';
 import type { StandingsResult } from '../admin/standings.server';
-import { format } from '../i18n';
+import { format, textFor } from '../i18n';
 import { useMessages, useNumberText } from '../i18n/context';
 import { CustomerLink } from './CustomerLink';
 import { usePeriodText } from './LocalDate';
@@ -11,7 +11,8 @@ import { RowsTable } from './RowsTable';
 export function Standings({ result }: { result: StandingsResult }) {
   const [, setSearchParams] = useSearchParams();
   const navigation = useNavigation();
-  const m = useMessages().records.standings;
+  const messages = useMessages();
+  const m = messages.records.standings;
   const period = usePeriodText();
   const number = useNumberText();
   // The window being loaded stays picked: the select follows the loader's data, which would show the
@@ -30,6 +31,8 @@ export function Standings({ result }: { result: StandingsResult }) {
     );
   }
   const { view } = result;
+  // The values' column says what they are ("Current run", "Points"), as the board's "Rank by" does.
+  const valueHeading = (view.rankBy && textFor(messages.records.values, view.rankBy)) || m.columns.value;
   return (
     <Card>
       <section aria-label={m.title}>
@@ -55,7 +58,7 @@ export function Standings({ result }: { result: StandingsResult }) {
             <BlockStack gap="200">
               <RowsTable
                 name={{ singular: m.columns.displayName, plural: m.title }}
-                headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, m.columns.value]}
+                headings={[m.columns.rank, m.columns.displayName, m.columns.externalId, valueHeading]}
                 numeric={[0, 3]}
                 titleColumn={1}
                 rows={view.entries.map((e) => ({

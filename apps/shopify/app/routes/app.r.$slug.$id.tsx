@@ -60,7 +60,12 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
     record && info.slug === 'leaderboard'
       ? await readStandings(
           api,
-          { id: record.id, linkedSchemaSlug: String(record.linkedSchemaSlug), linkedSchemaRecordId: String(record.linkedSchemaRecordId) },
+          {
+            id: record.id,
+            linkedSchemaSlug: String(record.linkedSchemaSlug),
+            linkedSchemaRecordId: String(record.linkedSchemaRecordId),
+            rankBy: typeof record.rankBy === 'string' ? record.rankBy : null,
+          },
           new URL(request.url).searchParams.get('periodKey'),
         )
       : null;
