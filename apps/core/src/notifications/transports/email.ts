@@ -123,12 +123,9 @@ function sesTransport(config: Config): EmailTransport {
   return {
     async send(m) {
       const { raw } = await compose(m);
-      const { SendEmailCommand } = await import('@aws-sdk/client-sesv2');
-      ses ??= createSesClient(config);
+      const [client, { SendEmailCommand }] = await Promise.all([(ses ??= createSesClient(config)), import('@aws-sdk/client-sesv2')]);
       try {
-        const out = await (
-          await ses
-        ).send(
+        const out = await client.send(
           new SendEmailCommand({
             FromEmailAddress: m.from.address,
             Destination: { ToAddresses: [m.to] },
