@@ -52,7 +52,7 @@ export function StandingsCard({
             r ? (
               <li key={at} class={r.isCaller ? 'lw-me' : undefined} aria-current={r.isCaller || undefined}>
                 <span class="lw-num">{n.format(r.rank)}</span>
-                <span>{r.displayName}</span>
+                <span class="lw-name">{r.displayName}</span>
                 {r.badge && <span class="lw-badge">{t.you}</span>}
                 <span class="lw-value">{boardValue(board, r.value, t, lang)}</span>
               </li>
