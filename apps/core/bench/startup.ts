@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { createDb } from '../src/db/knex.js';
+import { migrateLatest } from '../src/db/migrate.js';
 import { cpuTimes, elapsedSeconds, formatTable, openBenchDatabase, percentile, startServiceProcess } from './lib.js';
 
 /**
@@ -49,13 +50,8 @@ const median = (values: number[]) =>
 const database = await openBenchDatabase();
 try {
   const env = { DATABASE_URL: database.url, LOYALTY_MASTER_KEY: randomBytes(32).toString('base64') };
-  const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-  await new Promise<void>((resolve, reject) =>
-    spawn(process.execPath, [cli, 'migrate'], { env: { ...process.env, ...env, LOG_LEVEL: 'silent' }, stdio: 'inherit' }).once(
-      'exit',
-      (code) => (code === 0 ? resolve() : reject(new Error(`migrate exited with ${code}`))),
-    ),
-  );
+  const db = createDb(database.url, 1);
+  await migrateLatest(db).finally(() => db.destroy());
   // One of each first, unmeasured: the file system's cache then holds both as a restart finds them.
   await startBare();
   await startService(env);
