@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { createDb } from '../src/db/knex.js';
 import { migrateLatest } from '../src/db/migrate.js';
-import { cpuTimes, elapsedSeconds, formatTable, openBenchDatabase, percentile, startServiceProcess } from './lib.js';
+import { cpuTimes, elapsedSeconds, formatTable, median, openBenchDatabase, startServiceProcess } from './lib.js';
 
 /**
  * bench:startup — how long the service binary takes from its spawn to answering (`loyalty serve`
@@ -40,12 +40,6 @@ async function startService(env: Record<string, string>): Promise<Start> {
   await service.stop();
   return start;
 }
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 const database = await openBenchDatabase();
 try {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { cpuTimes, formatTable, openBenchDatabase, percentile } from '../../core/bench/lib.js';
+import { cpuTimes, formatTable, median, openBenchDatabase } from '../../core/bench/lib.js';
 import { appConfig } from '../test/support/stack';
 
 /**
@@ -38,12 +38,6 @@ async function timeStart(args: string[], env: Record<string, string>): Promise<S
   await new Promise((resolve) => child.once('exit', resolve));
   return start;
 }
-
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 const database = await openBenchDatabase();
 try {
