@@ -52,7 +52,9 @@ try {
     env: { ...process.env, ...env },
     stdio: 'inherit',
   });
-  await new Promise((resolve) => migrated.once('exit', resolve));
+  // After a failed migration the starts would be timed against a database the app cannot use.
+  const migrateCode = await new Promise((resolve) => migrated.once('exit', resolve));
+  if (migrateCode !== 0) throw new Error(`migrate exited with ${String(migrateCode)}`);
   const web = ['scripts/serve.mjs', 'build/server/index.js'];
   const bare = ['-e', BARE];
   // One of each first, unmeasured: the file system's cache then holds both as a restart finds them.
