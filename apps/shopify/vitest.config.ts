@@ -9,6 +9,9 @@ export default defineConfig({
     // Above the browser tests' 60 s page load: a page's first load under CI's load fails as a load, not a silent test timeout.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A poll after a click or a page load waits as long as Chromium under CI's load may take to draw:
+    // vitest's 1 s default failed the widget's suite on CI that way.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // A fresh process per file loaded Shopify's, Remix's and the core's packages anew each time: 120 s
     // of the suite's CPU, now 20. The setup file reloads our own modules for each file.
