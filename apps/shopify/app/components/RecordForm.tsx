@@ -17,6 +17,7 @@ import { useMemo, useState } from 'react';
 import { format, type Messages, textFor } from '../i18n';
 import { useMessages } from '../i18n/context';
 import { type Choices, type FieldSpec, localize, referencedSlug, rowTexts, toBody, toInput } from '../admin/form-fields';
+import { DateTimeField } from './program/DateTimeField';
 
 export interface RecordFormProps {
   fields: FieldSpec[];
@@ -38,14 +39,6 @@ export interface RecordFormProps {
 /** A choice field's options in the merchant's words; a value the admin has no words for yet shows as the core names it. */
 const optionsOf = (field: FieldSpec, values: Messages['records']['values']) =>
   (field.options ?? []).map((value) => ({ label: textFor(values, value) ?? value, value }));
-
-/** An instant as a `datetime-local` control shows it: the local date and time, to the minute. */
-function localDateTime(iso: string): string {
-  const at = new Date(iso);
-  if (!iso || Number.isNaN(at.getTime())) return '';
-  const local = new Date(at.getTime() - at.getTimezoneOffset() * 60_000);
-  return local.toISOString().slice(0, 16);
-}
 
 function initialInputs(fields: FieldSpec[], record: Record<string, unknown> | null | undefined): Record<string, string> {
   return Object.fromEntries(
@@ -152,18 +145,7 @@ export function RecordForm({
             return <Select key={f.name} {...common} options={options} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
           }
           if (f.kind === 'datetime') {
-            // A date and time picked in the browser's own control and time zone; the form keeps the instant.
-            return (
-              <TextField
-                key={f.name}
-                {...common}
-                autoComplete="off"
-                name={f.name}
-                type="datetime-local"
-                value={localDateTime(inputs[f.name] ?? '')}
-                onChange={(v) => set(f.name)(v ? new Date(v).toISOString() : '')}
-              />
-            );
+            return <DateTimeField key={f.name} {...common} value={inputs[f.name] ?? ''} onChange={set(f.name)} />;
           }
           if (f.kind === 'list' && f.options) {
             // Several of a field's values (a webhook's events), each in the merchant's words.
