@@ -354,13 +354,14 @@ describe('the program editor', () => {
     // The browser's local times, as the core stores them.
     const zone = await page.evaluate(() => [new Date('2026-12-20T00:00').toISOString(), new Date('2027-01-31T23:59').toISOString()]);
     expect([local(challenge.startAt), local(challenge.endAt)]).toEqual(zone.map(local));
-    // Its "All fields" page shows the same instants in the zone of the browser reading them.
+    // Its "All fields" page shows the same instants in the zone of the browser reading them, and names it.
     const reader = await browser.tab({ timezoneId: 'America/New_York' });
     try {
       await reader.open(`/app/r/challenge/${id}`);
       const inNewYork = (iso: string) => DateTime.fromISO(iso, { zone: 'America/New_York' }).toFormat("yyyy-MM-dd'T'HH:mm");
       await expect.poll(() => reader.page.getByLabel('Starts', { exact: true }).inputValue()).toBe(inNewYork(challenge.startAt));
       expect(await reader.page.getByLabel('Ends', { exact: true }).inputValue()).toBe(inNewYork(challenge.endAt));
+      expect(await reader.page.locator('body').innerText()).toContain('When the program starts counting.\nYour time zone: Eastern Time.');
     } finally {
       await reader.close();
     }

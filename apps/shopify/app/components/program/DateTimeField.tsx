@@ -1,5 +1,8 @@
 import { TextField } from '@shopify/polaris';
 import { useEffect, useState } from 'react';
+import { format } from '../../i18n';
+import { useMessages } from '../../i18n/context';
+import { useZoneName } from '../LocalDate';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -12,8 +15,8 @@ function toLocal(iso: string): string {
 }
 
 /**
- * A date and time in the merchant's browser time zone, held as an ISO datetime (what the core takes).
- * It renders after hydration, since the server does not know the browser's time zone.
+ * A date and time in the merchant's browser time zone, held as an ISO datetime (what the core takes),
+ * with that zone named under it. It renders after hydration, since the server does not know the zone.
  */
 export function DateTimeField({
   label,
@@ -28,16 +31,29 @@ export function DateTimeField({
   error?: string;
   onChange(iso: string): void;
 }) {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  const { common } = useMessages();
+  const zoneName = useZoneName();
+  const [zone, setZone] = useState('');
+  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
+  const inZone = zone ? format(common.timeZone, { timezone: zoneName(zone) }) : null;
   return (
     <TextField
       label={label}
-      helpText={helpText}
+      helpText={
+        helpText && inZone ? (
+          <>
+            {helpText}
+            <br />
+            {inZone}
+          </>
+        ) : (
+          (helpText ?? inZone)
+        )
+      }
       type="datetime-local"
       autoComplete="off"
-      value={mounted ? toLocal(value) : ''}
-      disabled={!mounted}
+      value={zone ? toLocal(value) : ''}
+      disabled={!zone}
       error={error}
       onChange={(local) => onChange(local ? new Date(local).toISOString() : '')}
     />

@@ -43,7 +43,6 @@ import { useAdminLanguage, useMessages } from '../../i18n/context';
 import { TitledCard } from '../TitledCard';
 import { NameField } from '../RecordFields';
 import { DateTimeField } from './DateTimeField';
-import { useZoneName } from '../LocalDate';
 import { Milestones, usePeriods } from './Milestones';
 import { RewardFields, ShopCurrency } from './RewardFields';
 
@@ -375,8 +374,6 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
   const period = m.units[s.aggregationPeriod].one;
   const amount = s.aggregationMethod === 'sum' ? m.method.sumSuffix : m.method.countSuffix;
   const words = draft.kind === 'streak' ? m.streak : draft.kind === 'challenge' ? m.challenge : m.mission;
-  const timezone = useBrowserTimeZone();
-  const zoneName = useZoneName();
   const method = (
     <Select
       label={m.method.label}
@@ -442,7 +439,7 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
             )}
             <DateTimeField
               label={m.challenge.startAt.label}
-              helpText={format(m.challenge.startAt.help, { timezone: timezone && zoneName(timezone) })}
+              helpText={m.challenge.startAt.help}
               value={s.startAt}
               onChange={setSetting('startAt')}
               error={errors['settings.startAt']}
@@ -467,13 +464,6 @@ function Counting({ draft, errors, setSetting }: SectionProps) {
       </InlineGrid>
     </TitledCard>
   );
-}
-
-/** The browser's time zone, known only after hydration (the server renders without it). */
-function useBrowserTimeZone(): string {
-  const [zone, setZone] = useState('');
-  useEffect(() => setZone(Intl.DateTimeFormat().resolvedOptions().timeZone), []);
-  return zone;
 }
 
 /**

@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: 'Aktionen',
   from: 'Von',
   to: 'Bis',
+  timeZone: 'Deine Zeitzone: {timezone}.',
   unavailable: {
     title: 'Der Loyalty-Dienst hat nicht geantwortet',
     body: 'Das konnte gerade nicht geladen werden. An deinen Einstellungen hat sich nichts geändert; versuche es in einer Minute noch einmal.',

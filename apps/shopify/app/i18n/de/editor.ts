@@ -66,7 +66,7 @@ export const editor: Messages['editor'] = {
       help: 'Der Fortschritt summiert sich innerhalb eines Kalenderzeitraums ({period}) und beginnt dann neu.',
     },
     target: { label: 'Ziel in jedem Fenster', help: 'Wer es erreicht, schließt die Challenge für diesen Zeitraum ({period}) ab.' },
-    startAt: { label: 'Aktion beginnt', help: 'Optional. Aktivität davor zählt nicht. Deine Zeitzone: {timezone}.' },
+    startAt: { label: 'Aktion beginnt', help: 'Optional. Aktivität davor zählt nicht.' },
     endAt: { label: 'Aktion endet', help: 'Optional. Aktivität danach zählt nicht.' },
     warning: { label: 'Erinnerung', suffix: 'Stunden vorher', help: 'Kunden werden {hours} Stunden vor dem Ende des Fensters erinnert.' },
   },

@@ -32,6 +32,8 @@ export const common = {
   actions: 'Actions',
   from: 'From',
   to: 'To',
+  /** Under a date and time field: the browser's time zone, which the field is read in. */
+  timeZone: 'Your time zone: {timezone}.',
   unavailable: {
     title: 'The loyalty service did not answer',
     body: 'This could not be loaded just now. Nothing you set up has changed; try again in a minute.',

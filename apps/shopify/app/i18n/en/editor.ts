@@ -62,7 +62,7 @@ export const editor = {
       help: 'Progress adds up within one calendar {period}, then starts again.',
     },
     target: { label: 'Goal in each window', help: 'Reaching it completes the challenge for that {period}.' },
-    startAt: { label: 'Campaign starts', help: 'Optional. Activity before this does not count. Your time zone: {timezone}.' },
+    startAt: { label: 'Campaign starts', help: 'Optional. Activity before this does not count.' },
     endAt: { label: 'Campaign ends', help: 'Optional. Activity after this does not count.' },
     warning: { label: 'Reminder', suffix: 'hours before', help: 'Remind shoppers {hours} hours before the window ends.' },
   },

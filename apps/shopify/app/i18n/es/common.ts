@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: 'Acciones',
   from: 'Desde',
   to: 'Hasta',
+  timeZone: 'Tu zona horaria: {timezone}.',
   unavailable: {
     title: 'El servicio de fidelidad no respondió',
     body: 'No se pudo cargar en este momento. Nada de lo que configuraste ha cambiado; vuelve a intentarlo en un minuto.',

@@ -71,7 +71,7 @@ export const editor: Messages['editor'] = {
     target: { label: 'Objetivo en cada periodo', help: 'Alcanzarlo completa el reto para ese periodo ({period}).' },
     startAt: {
       label: 'Inicio de la campaña',
-      help: 'Opcional. La actividad anterior no cuenta. Tu zona horaria: {timezone}.',
+      help: 'Opcional. La actividad anterior no cuenta.',
     },
     endAt: { label: 'Fin de la campaña', help: 'Opcional. La actividad posterior no cuenta.' },
     warning: {

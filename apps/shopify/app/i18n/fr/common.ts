@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: 'Actions',
   from: 'Du',
   to: 'Au',
+  timeZone: 'Votre fuseau horaire : {timezone}.',
   unavailable: {
     title: 'Le service de fidélité n’a pas répondu',
     body: 'Le chargement a échoué pour le moment. Rien de ce que vous avez configuré n’a changé ; réessayez dans une minute.',

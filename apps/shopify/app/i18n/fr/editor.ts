@@ -73,7 +73,7 @@ export const editor: Messages['editor'] = {
     target: { label: 'Objectif par période', help: 'L’atteindre valide le défi pour la période en cours ({period}).' },
     startAt: {
       label: 'Début de la campagne',
-      help: 'Facultatif. L’activité antérieure ne compte pas. Votre fuseau horaire : {timezone}.',
+      help: 'Facultatif. L’activité antérieure ne compte pas.',
     },
     endAt: { label: 'Fin de la campagne', help: 'Facultatif. L’activité postérieure ne compte pas.' },
     warning: {

@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: 'Azioni',
   from: 'Da',
   to: 'A',
+  timeZone: 'Il tuo fuso orario: {timezone}.',
   unavailable: {
     title: 'Il servizio fedeltà non ha risposto',
     body: 'Non è stato possibile caricare questa pagina. Nulla di ciò che hai configurato è cambiato; riprova tra un minuto.',

@@ -65,7 +65,7 @@ export const editor: Messages['editor'] = {
     target: { label: 'Obiettivo in ogni periodo', help: 'Raggiungerlo completa la sfida per il periodo in corso ({period}).' },
     startAt: {
       label: 'Inizio della campagna',
-      help: 'Facoltativo. L’attività precedente non conta. Il tuo fuso orario: {timezone}.',
+      help: 'Facoltativo. L’attività precedente non conta.',
     },
     endAt: { label: 'Fine della campagna', help: 'Facoltativo. L’attività successiva non conta.' },
     warning: { label: 'Promemoria', suffix: 'ore prima', help: 'Avvisa i clienti {hours} ore prima della fine del periodo.' },

@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: '操作',
   from: '開始日',
   to: '終了日',
+  timeZone: 'タイムゾーン：{timezone}。',
   unavailable: {
     title: 'ロイヤルティサービスから応答がありません',
     body: '現在このページを読み込めませんでした。設定内容は変更されていません。1分ほどしてから再度お試しください。',

@@ -67,7 +67,7 @@ export const editor: Messages['editor'] = {
       help: '進捗はカレンダー上の1{period}の間で合算され、その後リセットされます。',
     },
     target: { label: '各期間の目標', help: 'この目標に達すると、その期間（1{period}）のチャレンジを達成したことになります。' },
-    startAt: { label: 'キャンペーン開始', help: '任意。これより前のアクティビティはカウントされません。タイムゾーン：{timezone}。' },
+    startAt: { label: 'キャンペーン開始', help: '任意。これより前のアクティビティはカウントされません。' },
     endAt: { label: 'キャンペーン終了', help: '任意。これより後のアクティビティはカウントされません。' },
     warning: { label: 'リマインダー', suffix: '時間前', help: '期間が終了する{hours}時間前にお客様にお知らせします。' },
   },

@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: '작업',
   from: '시작',
   to: '종료',
+  timeZone: '시간대: {timezone}.',
   unavailable: {
     title: '로열티 서비스가 응답하지 않았습니다',
     body: '지금은 이 페이지를 불러올 수 없습니다. 설정한 내용은 변경되지 않았습니다. 잠시 후 다시 시도하십시오.',

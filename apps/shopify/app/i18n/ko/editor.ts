@@ -64,7 +64,7 @@ export const editor: Messages['editor'] = {
       help: '진행 상황은 달력 기준 1{period} 동안 합산된 후 다시 시작됩니다.',
     },
     target: { label: '집계 기간별 목표', help: '목표에 도달하면 해당 기간(1{period})의 챌린지가 완료됩니다.' },
-    startAt: { label: '캠페인 시작', help: '선택 사항입니다. 이 시점 이전의 활동은 집계되지 않습니다. 시간대: {timezone}.' },
+    startAt: { label: '캠페인 시작', help: '선택 사항입니다. 이 시점 이전의 활동은 집계되지 않습니다.' },
     endAt: { label: '캠페인 종료', help: '선택 사항입니다. 이 시점 이후의 활동은 집계되지 않습니다.' },
     warning: { label: '미리 알림', suffix: '시간 전', help: '집계 기간이 끝나기 {hours}시간 전에 고객에게 알립니다.' },
   },

@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: 'Ações',
   from: 'De',
   to: 'Até',
+  timeZone: 'Seu fuso horário: {timezone}.',
   unavailable: {
     title: 'O serviço de fidelidade não respondeu',
     body: 'Não foi possível carregar isto agora. Nada do que você configurou foi alterado; tente novamente em um minuto.',

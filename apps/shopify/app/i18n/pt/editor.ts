@@ -64,7 +64,7 @@ export const editor: Messages['editor'] = {
       help: 'O progresso se acumula dentro de cada {period} do calendário e depois recomeça.',
     },
     target: { label: 'Meta em cada ciclo', help: 'Atingi-la conclui o desafio naquele ciclo ({period}).' },
-    startAt: { label: 'Início da campanha', help: 'Opcional. Atividades antes disso não contam. Seu fuso horário: {timezone}.' },
+    startAt: { label: 'Início da campanha', help: 'Opcional. Atividades antes disso não contam.' },
     endAt: { label: 'Fim da campanha', help: 'Opcional. Atividades depois disso não contam.' },
     warning: { label: 'Lembrete', suffix: 'horas antes', help: 'Lembre os clientes {hours} horas antes de o ciclo terminar.' },
   },

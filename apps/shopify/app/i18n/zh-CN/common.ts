@@ -32,6 +32,7 @@ export const common: Messages['common'] = {
   actions: '操作',
   from: '起始日期',
   to: '结束日期',
+  timeZone: '您的时区：{timezone}。',
   unavailable: {
     title: '会员奖励服务没有响应',
     body: '暂时无法加载此内容。您的设置没有任何变化，请稍后重试。',

@@ -64,7 +64,7 @@ export const editor: Messages['editor'] = {
       help: '进度在同一{period}内累计（按日历计算），之后重新开始。',
     },
     target: { label: '每个周期的目标', help: '达到后即完成这一{period}的挑战。' },
-    startAt: { label: '活动开始时间', help: '可选。此前的行为不计入。您的时区：{timezone}。' },
+    startAt: { label: '活动开始时间', help: '可选。此前的行为不计入。' },
     endAt: { label: '活动结束时间', help: '可选。此后的行为不计入。' },
     warning: { label: '提醒', suffix: '小时前', help: '在周期结束前 {hours} 小时提醒顾客。' },
   },
