@@ -789,7 +789,8 @@ describe('a referred friend’s gift, through what ships', () => {
         .replace(/[01]/g, (d) => (d === '0' ? 'A' : 'B'))}`;
     const started = Date.now();
     const answers = await Promise.all(
-      Array.from({ length: 200 }, async (_, i) => {
+      // Twice the burst and more: a host that took 15 s over them would still have refused some.
+      Array.from({ length: 400 }, async (_, i) => {
         const res = await prod.send(await referral({ code: code(i) }));
         return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as { error: { code: string } } };
       }),
@@ -797,7 +798,7 @@ describe('a referred friend’s gift, through what ships', () => {
     const seconds = (Date.now() - started) / 1000;
     const looked = answers.filter((a) => a.status === 404);
     const limited = answers.filter((a) => a.status === 429);
-    expect(looked.length + limited.length).toBe(200);
+    expect(looked.length + limited.length).toBe(400);
     // At most the burst of 100 (less what the tests before spent of it), and 20 a second after it.
     expect(looked.length).toBeLessThanOrEqual(100 + Math.ceil(seconds * 20));
     expect(limited[0]).toMatchObject({ retryAfter: expect.stringMatching(/^[1-9]$/), body: { error: { code: 'rate_limited' } } });
