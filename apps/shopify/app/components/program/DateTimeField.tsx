@@ -47,7 +47,7 @@ export function DateTimeField({
             {inZone}
           </>
         ) : (
-          (helpText ?? inZone)
+          helpText || inZone
         )
       }
       type="datetime-local"
