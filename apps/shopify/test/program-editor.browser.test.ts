@@ -99,6 +99,11 @@ describe('the program editor', () => {
     await form.getByLabel('Reward name').fill('Three-day thanks');
     await form.getByLabel('Value').fill('10');
     expect(await form.getByLabel('Issue as a Shopify discount').isChecked()).toBe(true);
+    // Its last day is a day of the shop's (the stub's shop is in Europe/Paris), as in the rewards editor.
+    await form.getByLabel('Expires', { exact: true }).selectOption({ label: 'On a date' });
+    const lastDay = DateTime.now().setZone('Europe/Paris').plus({ days: 40 }).toISODate()!;
+    await form.getByLabel('Last day').fill(lastDay);
+    await form.getByText(`Ends at the end of ${DateTime.fromISO(lastDay).setLocale('en').toLocaleString(DateTime.DATE_FULL)}.`).waitFor();
 
     await page.getByRole('button', { name: 'Add milestone' }).click();
     form = page.getByRole('region', { name: 'Milestone: New milestone' });
@@ -128,7 +133,13 @@ describe('the program editor', () => {
       freezeEarnEveryPeriods: null,
     });
     const [thanks] = await rewardsNamed('Three-day thanks');
-    expect(thanks).toMatchObject({ discountType: 'percentage', discountValue: 10, handleCoupon: false });
+    expect(thanks).toMatchObject({
+      discountType: 'percentage',
+      discountValue: 10,
+      handleCoupon: false,
+      rewardExpiryType: 'absolute',
+      rewardExpiryAt: DateTime.fromISO(lastDay, { zone: 'Europe/Paris' }).set({ hour: 23, minute: 59, second: 59 }).toUTC().toISO(),
+    });
     expect((await milestonesOf(streakId)).map((m) => [m.name, m.milestoneTargetValue, m.rewardId, m.status])).toEqual([
       ['Three days', 3, thanks!.id, 'live'],
       ['A full week', 7, welcome.id, 'live'],

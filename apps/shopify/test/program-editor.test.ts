@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { getJwt, TEST_SHOP_NAME } from '@shopify/shopify-api/test-helpers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AdminLanguage } from '../app/i18n';
@@ -5,6 +6,7 @@ import { ADMIN_MESSAGES } from '../app/i18n/bundles.server';
 import { blankMilestone, blankProgram, type ProgramDraft } from '../app/admin/program-draft';
 import { loadProgram, saveProgram } from '../app/admin/program-save.server';
 import { type AccountClient, accountClient, unreachableAsUnavailable } from '../app/core/client.server';
+import { STUB_SHOP } from './support/admin-stub';
 import { SHOPIFY, type Stack, startStack, TEST_SHOP } from './support/stack';
 
 /**
@@ -32,9 +34,14 @@ const save = (draft: ProgramDraft, { through = api, language = 'en' as AdminLang
       words: { ...ADMIN_MESSAGES[language].editor.checks, outage: ADMIN_MESSAGES[language].editors.refusals.outage },
       fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
       language,
+      timezone: async () => {
+        zoneAsked++;
+        return STUB_SHOP.ianaTimezone;
+      },
     },
     draft,
   );
+let zoneAsked = 0;
 
 const countRecords = async (slug: 'reward' | 'streak' | 'challenge') =>
   (await api.GET(`/schema/${slug}/record` as '/schema/streak/record', { params: { query: { fetchTotalCount: true } } })).data!.paging
@@ -202,6 +209,49 @@ describe('saving a program', () => {
     // The saved program is unchanged by the refused milestone.
     const loaded = await loadProgram(api, 'streak', first.draft.id!, stack.app.earningRules, TEST_SHOP);
     expect(loaded.ok && loaded.draft.milestones).toEqual([]);
+  });
+
+  it('a new reward’s last day is a day of the shop’s: it ends at its end there, and a day that has passed is refused before anything is created', async () => {
+    const lastDay = DateTime.now().setZone(STUB_SHOP.ianaTimezone).plus({ months: 1 }).toISODate()!;
+    const withLastDay = (day: string) => {
+      const draft = streak(`Dated reward ${day}`, '7', ['3']);
+      draft.milestones[0]!.reward = {
+        mode: 'new',
+        rewardId: '',
+        draft: {
+          ...blankMilestone('x').reward.draft,
+          name: `Ends ${day}`,
+          discountValue: '10',
+          rewardExpiryType: 'absolute',
+          rewardExpiryAt: day,
+        },
+      };
+      return draft;
+    };
+    const rewardsBefore = await countRecords('reward');
+    for (const [day, refusal] of [
+      [DateTime.now().setZone(STUB_SHOP.ianaTimezone).minus({ days: 1 }).toISODate()!, 'This day has passed: pick today or a later one.'],
+      ['31/12/2030', 'Pick a date.'],
+    ] as const) {
+      const refused = await save(withLastDay(day));
+      expect(refused.errors).toEqual({ 'milestones.new-0.reward.rewardExpiryAt': refusal });
+      expect(refused.draft.milestones[0]!.reward).toMatchObject({ mode: 'new', draft: { rewardExpiryAt: day } });
+    }
+    expect(await countRecords('reward')).toBe(rewardsBefore);
+
+    const asked = zoneAsked;
+    const saved = await save(withLastDay(lastDay));
+    expect(saved.errors).toEqual({});
+    expect(zoneAsked).toBe(asked + 1);
+    const rewardId = saved.draft.milestones[0]!.reward.rewardId;
+    const reward = (await api.GET('/schema/reward/record/{id}', { params: { path: { id: rewardId } } })).data!.data;
+    expect(reward).toMatchObject({ rewardExpiryType: 'absolute' });
+    expect(DateTime.fromISO(reward.rewardExpiryAt!, { zone: STUB_SHOP.ianaTimezone }).toISO({ includeOffset: false })).toBe(
+      `${lastDay}T23:59:59.000`,
+    );
+    // A save with no dated reward does not ask Shopify for the zone.
+    await save(streak('No dated reward', '7', ['3']));
+    expect(zoneAsked).toBe(asked + 1);
   });
 
   it('keeps the earning rule in the app and the hold in the core; read back, changed and removed', async () => {

@@ -6,6 +6,7 @@
  * `milestones.<key>.<field>` and `milestones.<key>.reward.<field>`.
  */
 import { isJsonObject } from '../json';
+import { endOfDay } from './reward-draft';
 import type { RewardKind } from '../shopify/reward-issuing';
 
 export const PROGRAM_KINDS = ['streak', 'challenge', 'mission'] as const;
@@ -44,7 +45,7 @@ export type NewReward = {
   discountValue: string;
   rewardExpiryType: (typeof EXPIRY_TYPES)[number];
   rewardExpiryInDays: string;
-  /** An ISO datetime (the browser converts its local date and time). */
+  /** The last day (YYYY-MM-DD), a day of the shop's: the reward ends at its end, as the rewards editor's do. */
   rewardExpiryAt: string;
   codes: CodeSource;
   couponCodePrefix: string;
@@ -468,8 +469,11 @@ export function milestoneValues(m: MilestoneDraft, rewardId: string | null): Rec
   };
 }
 
-/** A new reward's body; `fallbackName` (the milestone's or the program's) names it when the merchant left the name blank. */
-export function rewardValues(r: NewReward, fallbackName: string): Record<string, unknown> {
+/**
+ * A new reward's body; `fallbackName` (the milestone's or the program's) names it when the merchant
+ * left the name blank, and a last day ends in the shop's `timezone`.
+ */
+export function rewardValues(r: NewReward, fallbackName: string, timezone: string | null): Record<string, unknown> {
   const name = r.name.trim() ? r.name : fallbackName;
   return {
     name,
@@ -478,7 +482,7 @@ export function rewardValues(r: NewReward, fallbackName: string): Record<string,
     discountValue: Number(r.discountValue),
     rewardExpiryType: r.rewardExpiryType,
     ...(r.rewardExpiryType === 'relative' ? { rewardExpiryInDays: Number(r.rewardExpiryInDays) } : {}),
-    ...(r.rewardExpiryType === 'absolute' ? { rewardExpiryAt: r.rewardExpiryAt } : {}),
+    ...(r.rewardExpiryType === 'absolute' ? { rewardExpiryAt: endOfDay(r.rewardExpiryAt, timezone) } : {}),
     // A Shopify discount is issued by the app, so the core must not hand out a code of its own.
     handleCoupon: r.codes !== 'shopify',
     handleCouponAutoGeneration: r.codes === 'generated',

@@ -20,6 +20,7 @@ import {
   rewardValues,
 } from './program-draft';
 import { detailWords, type FieldWords } from './field-words';
+import { todayIn } from './reward-draft';
 
 /** The rules the editor says in its own words (the core's `invalid` between fields, a period in use); the others are said by code and bound. */
 function ruleWords(field: string, code: string | null | undefined, words: SaveDeps['words']): string | undefined {
@@ -30,6 +31,8 @@ function ruleWords(field: string, code: string | null | undefined, words: SaveDe
   if (/^tasks\.\d+\.activityId$/.test(field)) return words.activityTaken;
   return undefined;
 }
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The core's name of a field where the editor's draft names it otherwise. */
 const DRAFT_FIELD: Record<string, string> = { milestoneTargetValue: 'target' };
@@ -131,6 +134,8 @@ export interface SaveDeps {
   /** The core's refusals of a field, said under it, with numbers as `language` writes them. */
   fieldWords: FieldWords;
   language: string;
+  /** The shop's time zone, where a new reward's last day ends; asked only for a reward that has one. */
+  timezone(): Promise<string | null>;
 }
 
 /**
@@ -176,10 +181,22 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     return { draft, saved: null, errors: { 'settings.endAt': words.campaignEnded }, problems: [] };
 
   // A reward the merchant creates inline exists before what refers to it.
+  let zone: Promise<string | null> | undefined;
   const ensureReward = async (scope: string, choice: RewardChoice, fallbackName: string): Promise<string | null | false> => {
     if (choice.mode === 'none') return null;
     if (choice.mode === 'existing') return choice.rewardId;
-    const created = await createFromValues(api, 'reward', rewardValues(choice.draft, fallbackName));
+    const { rewardExpiryType, rewardExpiryAt } = choice.draft;
+    let timezone: string | null = null;
+    if (rewardExpiryType === 'absolute') {
+      timezone = await (zone ??= deps.timezone());
+      const refusal = !DAY.test(rewardExpiryAt) ? deps.fieldWords.date : rewardExpiryAt < todayIn(timezone) ? deps.fieldWords.past : null;
+      if (refusal) {
+        errors[`${scope}.rewardExpiryAt`] = refusal;
+        problems.push({ scope, message: words.refused });
+        return false;
+      }
+    }
+    const created = await createFromValues(api, 'reward', rewardValues(choice.draft, fallbackName, timezone));
     if (!created.ok) {
       refuse(scope, created.failure);
       return false;

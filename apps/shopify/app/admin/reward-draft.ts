@@ -78,7 +78,7 @@ const str = (v: unknown) => (v === null || v === undefined ? '' : String(v));
 export const zoneOf = (timezone: string | null): string => (timezone && IANAZone.isValidZone(timezone) ? timezone : 'UTC');
 
 /** The last second of a day (YYYY-MM-DD) in the shop's time zone: when a reward with that last day ends. */
-function endOfDay(day: string, timezone: string | null): string {
+export function endOfDay(day: string, timezone: string | null): string {
   const end = DateTime.fromISO(day, { zone: zoneOf(timezone) }).set({ hour: 23, minute: 59, second: 59, millisecond: 0 });
   return end.isValid ? end.toUTC().toISO()! : day;
 }

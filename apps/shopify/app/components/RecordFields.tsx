@@ -1,5 +1,7 @@
 import { Select, TextField } from '@shopify/polaris';
-import { useMessages } from '../i18n/context';
+import { useMemo } from 'react';
+import { format } from '../i18n';
+import { useAdminLanguage, useMessages } from '../i18n/context';
 
 /** A record's status in the core: only live records show to shoppers or send messages. */
 type RecordStatus = 'live' | 'draft' | 'paused';
@@ -26,6 +28,26 @@ export function StatusSelect({ onChange, ...field }: FieldProps<RecordStatus>) {
       {...field}
       options={STATUSES.map((s) => ({ label: editors.status.options[s], value: s }))}
       onChange={(v) => onChange(v as RecordStatus)}
+    />
+  );
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A reward's last day (YYYY-MM-DD), a day of the shop's: the help says the reward ends at its end. */
+export function LastDayField({ value, onChange, error }: Omit<FieldProps<string>, 'label' | 'helpText'>) {
+  const { rewards } = useMessages();
+  const language = useAdminLanguage();
+  const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
+  return (
+    <TextField
+      label={rewards.editor.date}
+      type="date"
+      value={value}
+      onChange={onChange}
+      error={error}
+      helpText={DAY.test(value) ? format(rewards.editor.endsOn, { date: day.format(new Date(`${value}T12:00:00Z`)) }) : undefined}
+      autoComplete="off"
     />
   );
 }

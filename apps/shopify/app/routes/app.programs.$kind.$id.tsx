@@ -10,7 +10,7 @@ import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 import { objectOf } from '../json';
 import { jsonBody } from '../http.server';
 import { outbox } from '../loop/outbox.server';
-import { shopCollections, shopCurrency } from '../shopify/admin-api.server';
+import { fetchShop, shopCollections, shopCurrency } from '../shopify/admin-api.server';
 import { earningRules } from '../storage/stores.server';
 import { failureResponse } from '../core/failure';
 
@@ -39,7 +39,7 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<SaveAnswer> => {
   const kind = kindOf(params);
-  const { api, session } = await authenticateShop(request);
+  const { api, session, admin } = await authenticateShop(request);
   const body = objectOf(await jsonBody(request));
   const given = body.draft;
   if (!isProgramDraft(given)) throw new Response('The body must be {"draft": <the editor\'s program draft>}.', { status: 400 });
@@ -56,6 +56,12 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<S
       words: { ...ADMIN_MESSAGES[language].editor.checks, outage: ADMIN_MESSAGES[language].editors.refusals.outage },
       fieldWords: ADMIN_MESSAGES[language].rewards.editor.checks,
       language,
+      // Without Shopify's answer a last day ends in UTC, as the rewards editor's would for a zone it does not know.
+      timezone: () =>
+        fetchShop(admin).then(
+          (shop) => shop.ianaTimezone,
+          () => null,
+        ),
     },
     draft,
   );

@@ -26,6 +26,7 @@ import { CouponImport } from '../components/CouponImport';
 import { CustomerLink } from '../components/CustomerLink';
 import { HelpFooter } from '../components/HelpFooter';
 import { RowsTable } from '../components/RowsTable';
+import { LastDayField } from '../components/RecordFields';
 import { TitledCard } from '../components/TitledCard';
 import { records, removeRecord } from '../core/records.server';
 import { claimedLanguage, format } from '../i18n';
@@ -533,19 +534,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
                   />
                 ) : null}
                 {draft.expiry === 'date' ? (
-                  <TextField
-                    label={m.date}
-                    type="date"
-                    value={draft.expiryDate}
-                    onChange={set('expiryDate')}
-                    error={errors.expiryDate}
-                    helpText={
-                      /^\d{4}-\d{2}-\d{2}$/.test(draft.expiryDate)
-                        ? format(m.endsOn, { date: day.format(new Date(`${draft.expiryDate}T12:00:00Z`)) })
-                        : undefined
-                    }
-                    autoComplete="off"
-                  />
+                  <LastDayField value={draft.expiryDate} onChange={set('expiryDate')} error={errors.expiryDate} />
                 ) : null}
               </BlockStack>
             </Card>

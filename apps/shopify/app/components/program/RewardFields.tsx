@@ -1,7 +1,7 @@
 import { Link } from '@remix-run/react';
 import { createContext, useContext } from 'react';
 import { BlockStack, ChoiceList, InlineGrid, Select, TextField } from '@shopify/polaris';
-import { NameField } from '../RecordFields';
+import { LastDayField, NameField } from '../RecordFields';
 import {
   CODE_SOURCES,
   DISCOUNT_TYPES,
@@ -14,7 +14,6 @@ import {
 } from '../../admin/program-draft';
 import { format } from '../../i18n';
 import { useAdminLanguage, useMessages } from '../../i18n/context';
-import { DateTimeField } from './DateTimeField';
 
 /** The shop's currency (`shop { currencyCode }`), which fixed amounts and store credit are in; null when unknown. */
 export const ShopCurrency = createContext<string | null>(null);
@@ -142,12 +141,7 @@ export function RewardFields({
               />
             ) : null}
             {r.rewardExpiryType === 'absolute' ? (
-              <DateTimeField
-                label={m.reward.expiry.at}
-                value={r.rewardExpiryAt}
-                onChange={(v) => set('rewardExpiryAt', v)}
-                error={errors.rewardExpiryAt}
-              />
+              <LastDayField value={r.rewardExpiryAt} onChange={(v) => set('rewardExpiryAt', v)} error={errors.rewardExpiryAt} />
             ) : null}
           </InlineGrid>
           <ChoiceList

@@ -188,7 +188,6 @@ export const editor: Messages['editor'] = {
       relative: 'Einige Tage nach der Ausgabe',
       absolute: 'An einem Datum',
       days: 'Tage nach der Ausgabe',
-      at: 'Ablaufdatum',
     },
     codes: {
       label: 'Codes',

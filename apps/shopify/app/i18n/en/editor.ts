@@ -183,7 +183,6 @@ export const editor = {
       relative: 'Some days after it is issued',
       absolute: 'On a date',
       days: 'Days after it is issued',
-      at: 'Expiry date',
     },
     codes: {
       label: 'Codes',

@@ -199,7 +199,6 @@ export const editor: Messages['editor'] = {
       relative: 'Unos días después de emitirse',
       absolute: 'En una fecha',
       days: 'Días después de emitirse',
-      at: 'Fecha de caducidad',
     },
     codes: {
       label: 'Códigos',

@@ -201,7 +201,6 @@ export const editor: Messages['editor'] = {
       relative: 'Quelques jours après son attribution',
       absolute: 'À une date donnée',
       days: 'Jours après l’attribution',
-      at: 'Date d’expiration',
     },
     codes: {
       label: 'Codes',

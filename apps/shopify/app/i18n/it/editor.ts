@@ -190,7 +190,6 @@ export const editor: Messages['editor'] = {
       relative: 'Alcuni giorni dopo l’emissione',
       absolute: 'In una data specifica',
       days: 'Giorni dopo l’emissione',
-      at: 'Data di scadenza',
     },
     codes: {
       label: 'Codici',

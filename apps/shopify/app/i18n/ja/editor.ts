@@ -188,7 +188,6 @@ export const editor: Messages['editor'] = {
       relative: '発行から一定日数後',
       absolute: '指定した日付',
       days: '発行後の日数',
-      at: '有効期限日',
     },
     codes: {
       label: 'コード',

@@ -185,7 +185,6 @@ export const editor: Messages['editor'] = {
       relative: '지급 후 일정 일수',
       absolute: '특정 날짜',
       days: '지급 후 일수',
-      at: '만료일',
     },
     codes: {
       label: '코드',

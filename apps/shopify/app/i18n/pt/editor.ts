@@ -186,7 +186,6 @@ export const editor: Messages['editor'] = {
       relative: 'Alguns dias após ser emitida',
       absolute: 'Em uma data',
       days: 'Dias após ser emitida',
-      at: 'Data de validade',
     },
     codes: {
       label: 'Códigos',

@@ -183,7 +183,6 @@ export const editor: Messages['editor'] = {
       relative: '发放后若干天',
       absolute: '指定日期',
       days: '发放后的天数',
-      at: '到期日期',
     },
     codes: {
       label: '折扣码',
