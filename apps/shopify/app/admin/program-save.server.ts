@@ -20,7 +20,7 @@ import {
   rewardValues,
 } from './program-draft';
 import { detailWords, type FieldWords } from './field-words';
-import { todayIn } from './reward-draft';
+import { lastDayRefusal, todayIn } from './reward-draft';
 
 /** The rules the editor says in its own words (the core's `invalid` between fields, a period in use); the others are said by code and bound. */
 function ruleWords(field: string, code: string | null | undefined, words: SaveDeps['words']): string | undefined {
@@ -31,8 +31,6 @@ function ruleWords(field: string, code: string | null | undefined, words: SaveDe
   if (/^tasks\.\d+\.activityId$/.test(field)) return words.activityTaken;
   return undefined;
 }
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The core's name of a field where the editor's draft names it otherwise. */
 const DRAFT_FIELD: Record<string, string> = { milestoneTargetValue: 'target' };
@@ -189,7 +187,7 @@ export async function saveProgram(deps: SaveDeps, input: ProgramDraft): Promise<
     let timezone: string | null = null;
     if (rewardExpiryType === 'absolute') {
       timezone = await (zone ??= deps.timezone());
-      const refusal = !DAY.test(rewardExpiryAt) ? deps.fieldWords.date : rewardExpiryAt < todayIn(timezone) ? deps.fieldWords.past : null;
+      const refusal = lastDayRefusal(rewardExpiryAt, todayIn(timezone), deps.fieldWords);
       if (refusal) {
         errors[`${scope}.rewardExpiryAt`] = refusal;
         problems.push({ scope, message: words.refused });

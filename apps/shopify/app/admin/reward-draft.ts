@@ -233,9 +233,15 @@ export function checkDraft(d: RewardDraft, words: Words, today: string): Partial
     if (!d.minimumValue.trim() || !Number.isFinite(n) || n <= 0) errors.minimumValue = words.positive;
     else if (d.minimum === 'quantity' && !Number.isInteger(n)) errors.minimumValue = words.whole;
   }
-  if (d.expiry === 'date' && d.expiryDate && !/^\d{4}-\d{2}-\d{2}$/.test(d.expiryDate)) errors.expiryDate = words.date;
-  else if (d.expiry === 'date' && d.expiryDate && d.expiryDate < today) errors.expiryDate = words.past;
+  const lastDay = d.expiry === 'date' && d.expiryDate ? lastDayRefusal(d.expiryDate, today, words) : null;
+  if (lastDay) errors.expiryDate = lastDay;
   return errors;
+}
+
+/** What is wrong with a last day (YYYY-MM-DD) on `today`, a day of the shop's: not a day, or passed. */
+export function lastDayRefusal(day: string, today: string, words: Pick<Words, 'date' | 'past'>): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return words.date;
+  return day < today ? words.past : null;
 }
 
 /** The core's field names on the editor's fields. */
