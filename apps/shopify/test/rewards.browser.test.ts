@@ -394,6 +394,50 @@ describe('the rewards editor creates each kind, and each sends its mutation when
     await browser.shot('member-store-credit');
   });
 
+  it('a reward made in the program editor with a last day: the shopper’s Shopify discount ends at the end of that day in the shop’s zone', async () => {
+    await browser.open('/app/programs/streak/new');
+    await page().getByText('No milestones yet').waitFor();
+    const program = page().getByRole('region', { name: 'Program' });
+    await program.getByLabel('Name', { exact: true }).fill('Dated thanks streak');
+    await program.getByLabel('Status').selectOption('live');
+    await page().getByRole('region', { name: 'How progress counts' }).getByLabel('Complete after').fill('3');
+    await page().getByRole('button', { name: 'Add milestone' }).click();
+    await page().getByRole('region', { name: 'Milestone: New milestone' }).getByLabel('Name', { exact: true }).fill('First day');
+    const form = page().getByRole('region', { name: 'Milestone: First day' });
+    await form.getByLabel('Reached after').fill('1');
+    await form.getByText('Create a new reward').click();
+    await form.getByLabel('Reward name').fill('Dated thanks');
+    await form.getByLabel('Value').fill('15');
+    await form.getByLabel('Expires', { exact: true }).selectOption({ label: 'On a date' });
+    // The stub's shop is in Europe/Paris: its last day ends at midnight there.
+    const lastDay = DateTime.now().setZone(STUB_SHOP.ianaTimezone).plus({ days: 20 }).toISODate()!;
+    await form.getByLabel('Last day').fill(lastDay);
+    await saveBar().getByRole('button', { name: 'Save' }).click();
+    await page().waitForURL(/\/app\/programs\/streak\/[0-9a-f-]{36}/);
+    const streakId = /\/app\/programs\/streak\/([0-9a-f-]{36})/.exec(page().url())![1]!;
+
+    const customer = 'gid://shopify/Customer/4007';
+    const log = await created('/schema/streak_log/record', {
+      streakId,
+      ownedBy: { externalId: customer },
+      activityId: 'visit',
+      activityAt: DateTime.now().toUTC().toISO(),
+      uniqueIdentifier: 'dated-thanks',
+    });
+    const rewardLogId = log.achievedMilestoneRewardLog.id as string;
+    const code = await until('the stamp', async () => (await rewardLog(rewardLogId)).couponCode);
+    const ends = DateTime.fromISO(lastDay, { zone: STUB_SHOP.ianaTimezone }).set({ hour: 23, minute: 59, second: 59 }).toUTC().toISO();
+    expect((await rewardLog(rewardLogId)).rewardExpiryAt).toBe(ends);
+    const call = sent('LoyaltyDiscountCreate').find((c) => (c.variables.basicCodeDiscount as any).code === code)!;
+    expect(call.variables.basicCodeDiscount).toMatchObject({
+      title: 'Loyalty reward: Dated thanks',
+      code,
+      endsAt: ends,
+      context: { customers: { add: [customer] } },
+      customerGets: { value: { percentage: 0.15 } },
+    });
+  });
+
   it('the editor in German', async () => {
     await browser.open('/app/rewards/new?locale=de');
     await page().getByText('Was der Kunde erhält').waitFor();
