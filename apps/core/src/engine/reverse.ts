@@ -25,13 +25,18 @@ import { isTransaction, reverseRewardLogPoints } from './points.js';
 import { issueReward } from './rewards.js';
 import { closedUpTo, emptiedRunClosed, settleOverdue } from './streak.js';
 import {
+  isChallengeWindow,
+  isMissionRun,
+  isStreakRun,
   type LogKind,
   type LogRow,
   NeedsLock,
   type NotAggregatedReason,
   type Outcome,
   type ProgressRow,
+  progressStatus,
   type RewardSource,
+  startedAt,
   type Tx,
 } from './types.js';
 import { aggregateStreak } from './streak.js';
@@ -47,11 +52,6 @@ export const reverseBody = z.strictObject({
   reason: z.string().max(256).optional(),
 });
 
-const PROGRESS_STATUS = {
-  streak: 'streak_progress_status',
-  challenge: 'challenge_progress_status',
-  mission: 'mission_progress_status',
-} as const;
 const STARTED_AT = { streak: 'streak_started_at', challenge: 'challenge_started_at', mission: 'mission_started_at' } as const;
 
 /** What a log adds to its progress: 1 for a count method, else its value; less what was reversed. */
@@ -283,31 +283,26 @@ async function progressesOf(trx: Knex, definition: Definition, accountId: string
 }
 
 /** The record a reversal emptied (a streak run or mission closed as of its start, see `emptied`), which no log makes current. */
-function isEmptied(kind: LogKind, row: ProgressRow): boolean {
-  const r = row as Row;
-  const [closedAt, start] =
-    kind === 'streak' ? [r.streak_broken_at, r.streak_started_at] : kind === 'mission' ? [r.mission_failed_at, r.mission_started_at] : [];
-  return closedAt instanceof Date && start instanceof Date && closedAt <= start;
+function isEmptied(row: ProgressRow): boolean {
+  const closedAt = isStreakRun(row) ? row.streak_broken_at : isMissionRun(row) ? row.mission_failed_at : null;
+  return closedAt instanceof Date && closedAt <= startedAt(row);
 }
 
 /** The run in progress, else the latest one with logs, else the latest. */
-function pickCurrent<P extends ProgressRow>(kind: LogKind, rows: P[]): P | null {
-  const status = PROGRESS_STATUS[kind];
-  return (
-    rows.filter((r) => (r as Row)[status] === 'in_progress').at(-1) ?? rows.filter((r) => !isEmptied(kind, r)).at(-1) ?? rows.at(-1) ?? null
-  );
+function pickCurrent<P extends ProgressRow>(rows: P[]): P | null {
+  return rows.filter((r) => progressStatus(r) === 'in_progress').at(-1) ?? rows.filter((r) => !isEmptied(r)).at(-1) ?? rows.at(-1) ?? null;
 }
 
 async function unchanged(trx: Knex, definition: Definition, accountId: string, memberId: string): Promise<Change> {
-  const progress = pickCurrent(definition.kind, await progressesOf(trx, definition, accountId, memberId));
+  const progress = pickCurrent(await progressesOf(trx, definition, accountId, memberId));
   return { progress, changed: null, splitFrom: null, tasks: await shownTasks(trx, accountId, progress), revoked: [] };
 }
 
 /** The tasks a reversal answers with: a mission's, in order; a streak's current period's only. */
 async function shownTasks(trx: Knex, accountId: string, progress: ProgressRow | null): Promise<TaskProgressRow[]> {
-  if (!progress || 'challenge_id' in progress) return [];
+  if (!progress || isChallengeWindow(progress)) return [];
   const query = trx<TaskProgressRow>('task_progress').where({ account_id: accountId, linked_schema_record_id: progress.id });
-  if ('streak_id' in progress) query.where('period_key', progress.current_period_key);
+  if (isStreakRun(progress)) query.where('period_key', progress.current_period_key);
   return query.orderBy('created_at');
 }
 
@@ -390,8 +385,10 @@ async function recompute(
       const grant = grants[nextGrant]!;
       if (definition.kind !== 'streak') continue;
       settleDue(records, definition, writes, runs(), zone, grant.granted_at);
-      const run = rawRuns().findLast((r): r is StreakProgressRow => r[PROGRESS_STATUS.streak as keyof ProgressRow] === 'in_progress');
-      if (!run || continuedBy(kind, stored, run)?.id !== grant.streak_progress_id) continue;
+      const run = rawRuns()
+        .filter(isStreakRun)
+        .findLast((r) => r.streak_progress_status === 'in_progress');
+      if (!run || continuedBy(stored, run)?.id !== grant.streak_progress_id) continue;
       writes.update<StreakProgressRow>(progressTable, run, {
         freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grant.count),
       });
@@ -425,7 +422,8 @@ async function recompute(
   // A streak period or challenge window completed before keeps the target it was completed under (a raise since applies to the periods after).
   const completedPeriods = new Map(
     kind === 'challenge'
-      ? (stored as ChallengeProgressRow[])
+      ? stored
+          .filter(isChallengeWindow)
           .filter((r) => r.challenge_progress_status === 'completed' && r.completed_target_value != null)
           .map((r) => [r.period_key, Number(r.completed_target_value)])
       : storedTasks
@@ -456,7 +454,7 @@ async function recompute(
         ...input,
         // A log that counted keeps counting: startAt or endAt moved since does not take it out.
         definition: log.is_aggregated ? { ...definition.row, start_at: null, end_at: null } : definition.row,
-        state: challengeState(rawRuns() as ChallengeProgressRow[], fill),
+        state: challengeState(rawRuns().filter(isChallengeWindow), fill),
         completedPeriods,
       });
     else
@@ -464,7 +462,7 @@ async function recompute(
         ...input,
         definition: definition.row,
         activityId: log.activity_id as string,
-        state: missionState(rawRuns() as readonly MissionProgressRow[], rawTasks(), fill),
+        state: missionState(rawRuns().filter(isMissionRun), rawTasks(), fill),
       });
     if (outcome.aggregated !== log.is_aggregated || outcome.reason !== (log.not_aggregated_reason ?? null))
       redecided.push({ log, outcome });
@@ -486,7 +484,6 @@ async function recompute(
   const byId = new Map(stored.map((r) => [r.id, r]));
   const updates: { row: Row; leaves: boolean }[] = [];
   const inserts: Row[] = [];
-  const status = PROGRESS_STATUS[kind];
   for (const run of replayed) {
     const id = ids.get(run.id)!;
     const existing = byId.get(id);
@@ -496,9 +493,10 @@ async function recompute(
       continue;
     }
     // Warnings already sent for a deadline are not sent again.
-    for (const c of ['warned_to_be_broken_at', 'is_warned']) if (c in existing) next[c] = (existing as Row)[c];
+    if (isStreakRun(existing)) next.warned_to_be_broken_at = existing.warned_to_be_broken_at;
+    if (isChallengeWindow(existing)) next.is_warned = existing.is_warned;
     if (Object.keys(differences(existing, next, progressColumns)).length)
-      updates.push({ row: { ...next, updated_at: now }, leaves: existing[status as keyof ProgressRow] === 'in_progress' });
+      updates.push({ row: { ...next, updated_at: now }, leaves: progressStatus(existing) === 'in_progress' });
   }
   // A record none of whose logs survives stays, at 0 (CONTRACT §17).
   for (const existing of stored.filter((r) => !finalIds.has(r.id))) {
@@ -507,7 +505,7 @@ async function recompute(
     if (Object.keys(patch).length)
       updates.push({
         row: { ...existing, ...patch, updated_at: now },
-        leaves: (patch[status] ?? existing[status as keyof ProgressRow]) !== 'in_progress',
+        leaves: (patch[`${kind}_progress_status`] ?? progressStatus(existing)) !== 'in_progress',
       });
   }
   // Rows leaving the partial unique index of in-progress runs first, so a successor may enter it.
@@ -546,14 +544,14 @@ async function recompute(
   if (revoked.length) changed = true;
 
   const after = await progressesOf(trx, definition, account.id, memberId);
-  const current = pickCurrent(kind, after);
+  const current = pickCurrent(after);
   const currentTasks = await shownTasks(trx, account.id, current);
   // A split leaves the original record broken and the later periods in another record, which is
   // not the one under way when its run started: that run is the change, the original where it split from.
   const split =
     kind === 'streak'
       ? replayed
-          .map((run) => ({ id: ids.get(run.id)!, origin: continuedBy(kind, stored, run) }))
+          .map((run) => ({ id: ids.get(run.id)!, origin: continuedBy(stored, run) }))
           .find(({ id, origin }) => origin && origin.id !== id && touched.has(id))
       : undefined;
   // Else the oldest record written, the one the reversed log counted in: a later one changes only
@@ -621,7 +619,7 @@ async function resetGrowthStandings(trx: Knex, kind: LogKind, accountId: string,
 
 /** The streak state the ingest's read would return, from the replay's rows. */
 function streakState(runs: readonly ProgressRow[], tasks: readonly TaskProgressRow[], fill: Fill) {
-  const all = runs as StreakProgressRow[];
+  const all = runs.filter(isStreakRun);
   // From the end: the run in progress is the newest row; a replay leaves no task after its latest period.
   const progress = all.findLast((r) => r.streak_progress_status === 'in_progress');
   if (progress) {
@@ -658,32 +656,31 @@ function missionState(runs: readonly MissionProgressRow[], tasks: readonly TaskP
 function settleDue(records: Records, definition: Definition, writes: WriteSet, runs: ProgressRow[], zone: string, now: Date) {
   const cutoff = now.getTime() - records.lateLogGraceSeconds * 1000;
   const table = `${definition.kind}_progress`;
-  for (const run of runs) {
-    if (definition.kind === 'streak') {
-      const row = run as StreakProgressRow;
+  if (definition.kind === 'streak')
+    for (const row of runs.filter(isStreakRun)) {
       const settled = settleOverdue(row, definition.row, zone, now, records.lateLogGraceSeconds);
       if (settled) writes.update(table, row, settled.patch);
-    } else if (definition.kind === 'challenge') {
-      const row = run as ChallengeProgressRow;
+    }
+  else if (definition.kind === 'challenge')
+    for (const row of runs.filter(isChallengeWindow)) {
       if (
         row.challenge_progress_status === 'in_progress' &&
         row.challenge_to_be_failed_at &&
         row.challenge_to_be_failed_at.getTime() <= cutoff
       )
         writes.update(table, row, failedChallengePatch(row, zone, definition.row.aggregation_period, now));
-    } else {
-      const row = run as MissionProgressRow;
+    }
+  else
+    for (const row of runs.filter(isMissionRun))
       if (row.mission_progress_status === 'in_progress' && row.mission_to_be_failed_at && row.mission_to_be_failed_at.getTime() <= cutoff)
         writes.update(table, row, failedMissionPatch(row, now));
-    }
-  }
 }
 
 /** The stored record a replayed run continues: a challenge's window, or the latest run started at or before it. */
-function continuedBy(kind: LogKind, stored: readonly ProgressRow[], run: ProgressRow): ProgressRow | undefined {
-  if (kind === 'challenge') return stored.find((s) => (s as ChallengeProgressRow).period_key === (run as ChallengeProgressRow).period_key);
-  const start = ((run as Row)[STARTED_AT[kind]] as Date).getTime();
-  return stored.filter((s) => ((s as Row)[STARTED_AT[kind]] as Date).getTime() <= start).at(-1);
+function continuedBy(stored: readonly ProgressRow[], run: ProgressRow): ProgressRow | undefined {
+  if (isChallengeWindow(run)) return stored.find((s) => isChallengeWindow(s) && s.period_key === run.period_key);
+  const start = startedAt(run).getTime();
+  return stored.filter((s) => startedAt(s).getTime() <= start).at(-1);
 }
 
 /**
@@ -696,10 +693,10 @@ function continuedBy(kind: LogKind, stored: readonly ProgressRow[], run: Progres
 function matchRuns(kind: LogKind, stored: ProgressRow[], replayed: ProgressRow[]): Map<string, string> {
   const ids = new Map<string, string>();
   const taken = new Set<string>();
-  const startOf = (run: ProgressRow) => ((run as Row)[STARTED_AT[kind as 'streak' | 'mission']] as Date).getTime();
+  const startOf = (run: ProgressRow) => startedAt(run).getTime();
   const starts = kind === 'challenge' ? [] : replayed.map(startOf).sort((a, b) => a - b);
   for (const run of replayed) {
-    let match = continuedBy(kind, stored, run);
+    let match = continuedBy(stored, run);
     if (match && taken.has(match.id) && kind !== 'challenge') {
       const start = startOf(run);
       const next = starts.find((t) => t > start) ?? Infinity;
@@ -727,25 +724,23 @@ function nextLogGoesTo(
   zone: string,
 ) {
   // Records closed as of their start come before nothing: one emptied earlier may have started later.
-  if (row !== stored.filter((r) => r === row || !isEmptied(definition.kind, r)).at(-1)) return false;
+  if (row !== stored.filter((r) => r === row || !isEmptied(r)).at(-1)) return false;
   if (definition.kind === 'streak') {
-    const run = row as StreakProgressRow;
-    if (run.streak_progress_status === 'broken') return false;
+    if (!isStreakRun(row) || row.streak_progress_status === 'broken') return false;
     const period = definition.row.aggregation_period;
-    const start = periodKey(run.streak_started_at, period, zone);
-    return (replayed as StreakProgressRow[]).every(
-      (r) => r.streak_progress_status !== 'in_progress' && closedUpTo(r, period, zone) < start,
-    );
+    const start = periodKey(row.streak_started_at, period, zone);
+    return replayed.filter(isStreakRun).every((r) => r.streak_progress_status !== 'in_progress' && closedUpTo(r, period, zone) < start);
   }
-  const mission = row as MissionProgressRow;
-  if (definition.kind !== 'mission' || mission.mission_progress_status === 'failed') return false;
+  if (definition.kind !== 'mission' || !isMissionRun(row) || row.mission_progress_status === 'failed') return false;
   const repeatable = definition.row.is_repeatable;
-  return (replayed as MissionProgressRow[]).every(
-    (r) =>
-      r.mission_progress_status !== 'in_progress' &&
-      (repeatable || r.mission_progress_status !== 'completed') &&
-      (r.mission_failed_at ?? r.mission_completed_at)!.getTime() <= mission.mission_started_at.getTime(),
-  );
+  return replayed
+    .filter(isMissionRun)
+    .every(
+      (r) =>
+        r.mission_progress_status !== 'in_progress' &&
+        (repeatable || r.mission_progress_status !== 'completed') &&
+        (r.mission_failed_at ?? r.mission_completed_at)!.getTime() <= row.mission_started_at.getTime(),
+    );
 }
 
 /**
@@ -757,17 +752,16 @@ function nextLogGoesTo(
  * period: it stays open while its period does, and fails once that has passed.
  */
 function emptied(definition: Definition, row: ProgressRow, zone: string, now: Date, cutoff: number, reopens: boolean): Row {
-  const r = row as Row;
+  const r: Row = row;
   const patch: Row = {};
-  if (Number(r.current_progress_value ?? 0) !== 0 && definition.kind !== 'mission') patch.current_progress_value = 0;
+  if (!isMissionRun(row) && Number(row.current_progress_value ?? 0) !== 0) patch.current_progress_value = 0;
   // What the record is once emptied, whatever it was before (an earlier reversal, the scheduler may have closed it).
   const becomes = (values: Row) => {
     for (const [column, value] of Object.entries(values)) if (!same(r[column], value)) patch[column] = value;
   };
-  if (definition.kind === 'streak') {
+  if (definition.kind === 'streak' && isStreakRun(row)) {
     const period = definition.row.aggregation_period;
-    const run = row as StreakProgressRow;
-    const end = periodBounds(periodKey(run.streak_started_at, period, zone), period, zone).end;
+    const end = periodBounds(periodKey(row.streak_started_at, period, zone), period, zone).end;
     if (reopens && end.getTime() > cutoff)
       becomes({
         streak_progress_status: 'in_progress',
@@ -781,20 +775,18 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
         frozen_period_keys: [],
       });
     else {
-      const { updated_at: _, ...closed } = emptiedRunClosed(run, period, zone, now);
+      const { updated_at: _, ...closed } = emptiedRunClosed(row, period, zone, now);
       becomes(closed);
     }
-  } else if (definition.kind === 'challenge') {
-    const window = row as ChallengeProgressRow;
+  } else if (definition.kind === 'challenge' && isChallengeWindow(row)) {
     // A window already past, as the scheduler would settle it, fails at once; an open one is under way again.
-    if (window.challenge_to_be_failed_at && window.challenge_to_be_failed_at.getTime() <= cutoff) {
-      if (window.challenge_progress_status !== 'failed')
-        Object.assign(patch, failedChallengePatch(window, zone, definition.row.aggregation_period, now), { challenge_completed_at: null });
-    } else if (window.challenge_progress_status === 'completed')
+    if (row.challenge_to_be_failed_at && row.challenge_to_be_failed_at.getTime() <= cutoff) {
+      if (row.challenge_progress_status !== 'failed')
+        Object.assign(patch, failedChallengePatch(row, zone, definition.row.aggregation_period, now), { challenge_completed_at: null });
+    } else if (row.challenge_progress_status === 'completed')
       Object.assign(patch, { challenge_progress_status: 'in_progress', challenge_completed_at: null });
-  } else {
-    const mission = row as MissionProgressRow;
-    if (reopens && mission.mission_to_be_failed_at!.getTime() > cutoff)
+  } else if (isMissionRun(row)) {
+    if (reopens && row.mission_to_be_failed_at!.getTime() > cutoff)
       becomes({
         mission_progress_status: 'in_progress',
         mission_failed_at: null,
@@ -802,7 +794,7 @@ function emptied(definition: Definition, row: ProgressRow, zone: string, now: Da
         is_mission_to_be_failed_processed: false,
       });
     else {
-      const { updated_at: _, ...closed } = emptiedMissionClosed(mission, now);
+      const { updated_at: _, ...closed } = emptiedMissionClosed(row, now);
       becomes(closed);
     }
   }
@@ -864,7 +856,7 @@ function runOfPeriod(runs: readonly ProgressRow[], tasks: readonly TaskProgressR
   const spans = runs.map((run) => {
     const keys = [
       ...tasks.filter((t) => t.linked_schema_record_id === run.id).map((t) => String(t.period_key)),
-      ...((run as Partial<StreakProgressRow>).frozen_period_keys ?? []),
+      ...((isStreakRun(run) && run.frozen_period_keys) || []),
     ].sort();
     return { id: idOf(run), first: keys[0], last: keys.at(-1) };
   });
@@ -906,13 +898,12 @@ async function reconcileRewards(
   // and gets a reward log, as the log that reaches it would give; one it had reached without a
   // reward log (a milestone added since) gets none.
   const reachedBefore = (a: RewardSource, recordId: string) => {
-    const record = stored.find((r) => r.id === recordId) as Row;
-    if (a.milestoneId === null) return record.mission_progress_status === 'completed';
+    const record = stored.find((r) => r.id === recordId)!;
+    if (a.milestoneId === null) return isMissionRun(record) && record.mission_progress_status === 'completed';
     const target = Number(milestones.find((m) => m.id === a.milestoneId)!.milestone_target_value);
-    const value =
-      definition.kind === 'mission'
-        ? storedTasks.filter((t) => t.linked_schema_record_id === recordId && t.task_progress_status === 'completed').length
-        : Number(record.current_progress_value);
+    const value = isMissionRun(record)
+      ? storedTasks.filter((t) => t.linked_schema_record_id === recordId && t.task_progress_status === 'completed').length
+      : Number(record.current_progress_value);
     return value >= target;
   };
   const kept = new Set<string>();
@@ -976,9 +967,9 @@ async function respond(
   const many = async (slug: string, rows: Row[]) => (rows.length ? records.serialize(resource(slug), rows, ctx, { db: trx }) : []);
   const value = !change.progress
     ? 0
-    : kind === 'mission'
+    : isMissionRun(change.progress)
       ? change.tasks.filter((t) => t.task_progress_status === 'completed').length
-      : Number((change.progress as Row).current_progress_value);
+      : Number(change.progress.current_progress_value);
   // A mission progress carries its tasks inline, as everywhere else it is answered (CONTRACT §6).
   const progressFields = storedFields(records, `${kind}_progress`);
   const progressObject = (row: ProgressRow | null) =>
@@ -987,10 +978,8 @@ async function respond(
   const taskObjects = await many('task_progress', change.tasks);
   const revoked = await many('reward_log', change.revoked);
   const logObject = (await one(`${kind}_log`, log, [...storedFields(records, `${kind}_log`), 'reversals']))!;
-  const streakTask =
-    kind === 'streak' && change.progress
-      ? (taskObjects.find((t) => t.periodKey === (change.progress as StreakProgressRow).current_period_key) ?? null)
-      : null;
+  const current = change.progress;
+  const streakTask = current && isStreakRun(current) ? (taskObjects.find((t) => t.periodKey === current.current_period_key) ?? null) : null;
   const data = {
     ...logObject,
     [`${kind}Progress`]: progress,

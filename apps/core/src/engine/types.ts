@@ -86,6 +86,16 @@ export class NeedsLock extends Error {
 }
 
 export type ProgressRow = StreakProgressRow | ChallengeProgressRow | MissionProgressRow;
+/** Which table a progress row is of, told by the definition column only that table has. */
+export const isStreakRun = (row: ProgressRow): row is StreakProgressRow => 'streak_id' in row;
+export const isChallengeWindow = (row: ProgressRow): row is ChallengeProgressRow => 'challenge_id' in row;
+export const isMissionRun = (row: ProgressRow): row is MissionProgressRow => 'mission_id' in row;
+/** When a progress record started: a streak run's or mission's start, a challenge window's first counted log. */
+export const startedAt = (row: ProgressRow): Date =>
+  isStreakRun(row) ? row.streak_started_at : isMissionRun(row) ? row.mission_started_at : row.challenge_started_at;
+/** A progress record's status, whichever its table. */
+export const progressStatus = (row: ProgressRow): string =>
+  isStreakRun(row) ? row.streak_progress_status : isMissionRun(row) ? row.mission_progress_status : row.challenge_progress_status;
 /**
  * A log row. Its definition's id column is named after the kind (`streak_id`), which the log
  * resources' fields, keyed by kind, cannot give a type.
