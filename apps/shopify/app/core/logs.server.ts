@@ -1,4 +1,4 @@
-import { isJsonObject } from '../json';
+import { isJsonObject, objectOf } from '../json';
 import { type AccountClient, CoreError } from './client.server';
 import type { CoreLanguage } from './languages';
 
@@ -77,8 +77,10 @@ export async function sparingEmail<A extends { error?: unknown; response: Respon
 ): Promise<A> {
   const answer = await send(ownedBy);
   if (!ownedBy.email || answer.response.status !== 400) return answer;
-  const details = (answer.error as ErrorBody)?.error?.details ?? [];
-  return details.some((d) => isJsonObject(d) && d.field === field) ? send({ ...ownedBy, email: undefined }) : answer;
+  const details = objectOf(objectOf(answer.error).error).details;
+  return Array.isArray(details) && details.some((d) => isJsonObject(d) && d.field === field)
+    ? send({ ...ownedBy, email: undefined })
+    : answer;
 }
 
 /**

@@ -3,6 +3,7 @@ import { type AccountClient, CoreError } from '../core/client.server';
 import { createMember, type LogInput, transient } from '../core/logs.server';
 import { findMember } from '../core/member-data.server';
 import { records } from '../core/records.server';
+import { objectOf } from '../json';
 import type { OrderLine } from '../shopify/order-payloads.server';
 import { nothingLeft, ONE } from './plan';
 
@@ -121,8 +122,8 @@ const codeOf = (body: ErrorBody) => body?.error?.code;
 
 /** The point entry a replayed uniqueIdentifier names, as the core answered it the first time. */
 export async function existingEntry(api: AccountClient, body: ErrorBody): Promise<{ id: string; points: number } | null> {
-  const detail = body?.error?.details?.[0] as { existingRecordId?: unknown } | undefined;
-  if (typeof detail?.existingRecordId !== 'string') return null;
+  const detail = objectOf(body?.error?.details?.[0]);
+  if (typeof detail.existingRecordId !== 'string') return null;
   const got = await api.GET('/schema/point_entry/record/{id}', { params: { path: { id: detail.existingRecordId } } });
   if (got.data) return { id: got.data.data.id, points: got.data.data.points ?? 0 };
   throw new CoreError(got.response.status, got.error);
