@@ -1,3 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config.js';
 
@@ -36,5 +40,32 @@ describe('loadConfig', () => {
     const refused = () => loadConfig({ DATABASE_URL: 'postgres://admin:Sup3rS3cret@db.example:54x32/loyalty' });
     expect(refused).toThrow(/DATABASE_URL must be a URL, got "postgres:\/\/\[credentials\]@db.example:54x32\/loyalty"/);
     expect(refused).not.toThrow(/Sup3rS3cret/);
+  });
+});
+
+describe('configuration once, at boot', () => {
+  /** The modules of src/ (tests aside) that read `process.env`, found on their syntax trees. */
+  function readersOfEnv(): string[] {
+    const root = fileURLToPath(new URL('.', import.meta.url));
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+    return files.filter((file) => {
+      const source = ts.createSourceFile(file, readFileSync(join(root, file), 'utf8'), ts.ScriptTarget.Latest);
+      const reads = (node: ts.Node): boolean =>
+        (ts.isPropertyAccessExpression(node) &&
+          ts.isIdentifier(node.expression) &&
+          node.expression.text === 'process' &&
+          node.name.text === 'env') ||
+        (ts.forEachChild(node, reads) ?? false);
+      return reads(source);
+    });
+  }
+
+  it('reads the environment in config.ts only: every other module takes the typed configuration', () => {
+    expect(readersOfEnv()).toEqual(['config.ts']);
+  });
+
+  it('tells tracing whether the standard sampler variable names a sampler', () => {
+    expect(loadConfig({}).otelSamplerNamed).toBe(false);
+    expect(loadConfig({ OTEL_TRACES_SAMPLER: 'always_on' }).otelSamplerNamed).toBe(true);
   });
 });

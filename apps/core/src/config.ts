@@ -50,6 +50,8 @@ export interface Config {
   /** OTLP/HTTP base URL; traces are exported only when set, and the SDK is not loaded otherwise. */
   otlpEndpoint: string | undefined;
   otelServiceName: string | undefined;
+  /** OTEL_TRACES_SAMPLER is set: the SDK takes the sampler it names, else ours (parent-based, a share of new traces). */
+  otelSamplerNamed: boolean;
   /** How long delivered events and finished delivery logs are kept, in days (0: forever), and how often the workers prune. */
   retention: RetentionSettings;
 }
@@ -194,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerMetricsPort,
     otlpEndpoint: url('OTEL_EXPORTER_OTLP_ENDPOINT')?.replace(/\/$/, ''),
     otelServiceName: env.OTEL_SERVICE_NAME || undefined,
+    otelSamplerNamed: Boolean(env.OTEL_TRACES_SAMPLER),
     retention,
   };
   if (problems.length) throw new ConfigError(problems);

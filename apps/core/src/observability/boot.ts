@@ -7,5 +7,6 @@ import type { Config } from '../config.js';
 export async function traceIfConfigured(config: Config, role: 'api' | 'worker'): Promise<(() => Promise<void>)[]> {
   if (!config.otlpEndpoint) return [];
   const { startTracing } = await import('./tracing.js');
-  return [startTracing({ endpoint: config.otlpEndpoint, serviceName: config.otelServiceName ?? `loyalty-${role}` }).stop];
+  const serviceName = config.otelServiceName ?? `loyalty-${role}`;
+  return [startTracing({ endpoint: config.otlpEndpoint, serviceName, samplerNamed: config.otelSamplerNamed }).stop];
 }

@@ -28,12 +28,10 @@ export interface Tracing {
  * this module only when an endpoint is configured, so a process that does not trace never loads
  * the SDK.
  */
-export function startTracing(options: { endpoint: string; serviceName: string }): Tracing {
+export function startTracing(options: { endpoint: string; serviceName: string; samplerNamed: boolean }): Tracing {
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
-    ...(process.env.OTEL_TRACES_SAMPLER
-      ? {}
-      : { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(DEFAULT_SAMPLING_RATIO) }) }),
+    ...(options.samplerNamed ? {} : { sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(DEFAULT_SAMPLING_RATIO) }) }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${options.endpoint}/v1/traces` }))],
     // Traces only: no metric readers or log exporters from OTEL_* variables (metrics are Prometheus's).
     metricReaders: [],
