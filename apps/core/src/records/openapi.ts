@@ -307,6 +307,8 @@ export const dataResponse = (description: string, data: Json) => ({
 function pathsOf(r: Resource): Record<string, Json> {
   const name = pascal(r.slug);
   const a = r.access;
+  // "an account_user record", "a streak record": every slug that starts with a vowel letter starts with its sound.
+  const one = `${/^[aeiou]/.test(r.slug) ? 'an' : 'a'} ${r.slug} record`;
   const op = (o: Op, summary: string, extra: Json) => ({
     tags: [r.slug],
     operationId: `${o}${name}`,
@@ -340,7 +342,7 @@ function pathsOf(r: Resource): Record<string, Json> {
   }
   if (a.create) {
     const created = r.createReturns ? ref(`${name}Created`) : ref(name);
-    collection.post = op('create', `Create a ${r.slug} record`, {
+    collection.post = op('create', `Create ${one}`, {
       parameters: [LANGUAGE],
       requestBody: {
         required: true,
@@ -355,20 +357,20 @@ function pathsOf(r: Resource): Record<string, Json> {
     });
   }
   if (a.get) {
-    item.get = op('get', `Get a ${r.slug} record`, {
+    item.get = op('get', `Get ${one}`, {
       parameters: [ID, fieldsParam(name), LANGUAGE],
       responses: { 200: dataResponse('Success', ref(name)), ...errorResponses(400, 401, ...refused('get'), 404, 429) },
     });
   }
   if (a.update) {
-    item.patch = op('update', `Update a ${r.slug} record`, {
+    item.patch = op('update', `Update ${one}`, {
       parameters: [ID, LANGUAGE],
       requestBody: { required: true, content: { 'application/json': { schema: ref(`${name}Update`) } } },
       responses: { 200: dataResponse('Success', ref(name)), ...errorResponses(400, 401, ...refused('update'), 404, 409, 415, 429) },
     });
   }
   if (a.delete) {
-    item.delete = op('delete', `Delete a ${r.slug} record`, {
+    item.delete = op('delete', `Delete ${one}`, {
       parameters: [ID, LANGUAGE],
       responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, ...refused('delete'), 404, 429) },
     });

@@ -292,6 +292,10 @@ describe('operations endpoints', () => {
     expect(doc.components.schemas.StreakCreate.required).toContain('name');
     expect(doc.components.schemas.StreakCreate.properties.eudTitle.anyOf[0].maxLength).toBe(48);
     expect(doc.paths['/schema/streak_log/record'].get).toBeDefined();
+    // Each operation's summary reads as English: "an" before a vowel.
+    expect(doc.paths['/schema/account_user/record'].post.summary).toBe('Create an account_user record');
+    expect(doc.paths['/schema/email_template/record/{id}'].patch.summary).toBe('Update an email_template record');
+    expect(doc.paths['/schema/streak/record/{id}'].delete.summary).toBe('Delete a streak record');
     // An action's body is required where the action cannot do without one (CONTRACT §2).
     const bodyRequired = (path: string) => doc.paths[`/schema/${path}`].post.requestBody.required;
     expect(bodyRequired('streak_progress/record/{id}/action/grant_freezes')).toBe(true);
