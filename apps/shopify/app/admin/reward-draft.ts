@@ -238,11 +238,18 @@ export function checkDraft(d: RewardDraft, words: Words, today: string): Partial
   return errors;
 }
 
+/** A day as the editors' date fields hold it: YYYY-MM-DD. */
+const isDay = (text: string): boolean => /^\d{4}-\d{2}-\d{2}$/.test(text);
+
 /** What is wrong with a last day (YYYY-MM-DD) on `today`, a day of the shop's: not a day, or passed. */
 export function lastDayRefusal(day: string, today: string, words: Pick<Words, 'date' | 'past'>): string | null {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return words.date;
+  if (!isDay(day)) return words.date;
   return day < today ? words.past : null;
 }
+
+/** A last day (YYYY-MM-DD) as `language` writes it ("7 January 2027"); null while the field holds no day. */
+export const dayText = (day: string, language: string): string | null =>
+  isDay(day) ? new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${day}T12:00:00Z`)) : null;
 
 /** The core's field names on the editor's fields. */
 const FIELD_OF: Record<string, DraftField> = {

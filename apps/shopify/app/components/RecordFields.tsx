@@ -1,5 +1,5 @@
 import { Select, TextField } from '@shopify/polaris';
-import { useMemo } from 'react';
+import { dayText } from '../admin/reward-draft';
 import { format } from '../i18n';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 
@@ -32,13 +32,10 @@ export function StatusSelect({ onChange, ...field }: FieldProps<RecordStatus>) {
   );
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
 /** A reward's last day (YYYY-MM-DD), a day of the shop's: the help says the reward ends at its end. */
 export function LastDayField({ value, onChange, error }: Omit<FieldProps<string>, 'label' | 'helpText'>) {
   const { rewards } = useMessages();
-  const language = useAdminLanguage();
-  const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
+  const ends = dayText(value, useAdminLanguage());
   return (
     <TextField
       label={rewards.editor.date}
@@ -46,7 +43,7 @@ export function LastDayField({ value, onChange, error }: Omit<FieldProps<string>
       value={value}
       onChange={onChange}
       error={error}
-      helpText={DAY.test(value) ? format(rewards.editor.endsOn, { date: day.format(new Date(`${value}T12:00:00Z`)) }) : undefined}
+      helpText={ends ? format(rewards.editor.endsOn, { date: ends }) : undefined}
       autoComplete="off"
     />
   );

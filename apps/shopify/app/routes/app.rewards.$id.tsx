@@ -40,6 +40,7 @@ import {
   blankReward,
   checkDraft,
   coreBody,
+  dayText,
   type DraftField,
   draftOf,
   EXPIRIES,
@@ -210,7 +211,6 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
   const saving = fetcher.state !== 'idle';
   const dirty = JSON.stringify(draft) !== JSON.stringify(baseline);
   const money = useMemo(() => new Intl.NumberFormat(language, { style: 'currency', currency: currencyCode }), [language, currencyCode]);
-  const day = useMemo(() => new Intl.DateTimeFormat(language, { dateStyle: 'long', timeZone: 'UTC' }), [language]);
   const number = useMemo(() => new Intl.NumberFormat(language), [language]);
   // What else a delete takes away: the tiers, milestones and missions that give the reward, its place among the rewards to redeem, the rewards on hold, and referred friends' gift.
   const said = m.deleteUses;
@@ -309,7 +309,7 @@ function RewardEditor({ draft: initial, currencyCode, collections, coupons, fail
       : []),
     format(m.summaryExpiry[draft.expiry], {
       days: draft.expiryDays || '…',
-      date: /^\d{4}-\d{2}-\d{2}$/.test(draft.expiryDate) ? day.format(new Date(`${draft.expiryDate}T12:00:00Z`)) : '…',
+      date: dayText(draft.expiryDate, language) ?? '…',
     }),
     ...(draft.pointsCost.trim()
       ? [format(m.summaryCost, { points: Number.isFinite(Number(draft.pointsCost)) ? number.format(Number(draft.pointsCost)) : '…' })]
