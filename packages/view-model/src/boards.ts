@@ -49,13 +49,15 @@ export const boardWindow = (board: Board): Definition['aggregationPeriod'] | nul
 
 /**
  * A ranked value as a shopper reads it, saying what it counts: points by the merchant's name for
- * them ("1,200 Stars"), a streak's periods in a row ("12 in a row"); a challenge's own unit (visits,
- * an amount) and a mission's completions are left a number, as the board's title says them.
+ * them ("1,200 Stars"), a streak's periods in a row ("12 in a row"), a mission's completions ("3×",
+ * "3回"); a challenge's own unit (visits, an amount) is the merchant's, not known here, so its value
+ * is left a number, as the challenge's own progress is.
  */
 export function boardValue(board: Board, value: number, t: Strings, lang: string | undefined): string {
   if (board.linkedSchemaSlug === 'points_setting') return pointsText(value, pointsName(board.def as PointsSetting, t), lang);
   const n = numberFormat(lang).format(value);
-  return board.linkedSchemaSlug === 'streak' ? fill(t.inARow, { n }) : n;
+  if (board.linkedSchemaSlug === 'streak') return fill(t.inARow, { n });
+  return board.linkedSchemaSlug === 'mission' ? fill(t.times, { n }) : n;
 }
 
 /** A row of a leaderboard as shown: an entry, badged when it is the member's own among the top. */

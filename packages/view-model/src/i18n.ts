@@ -28,6 +28,8 @@ export interface Strings {
   completed: string;
   /** `{n}`: consecutive periods. */
   inARow: string;
+  /** `{n}`: how often something was done (a mission's completions). */
+  times: string;
   /** `{d}` of `{n}` tasks. */
   tasks: string;
   daily: string;
@@ -182,6 +184,7 @@ export const en: Strings = {
   revoked: 'Taken back: the purchase that earned it was returned or cancelled.',
   completed: 'Completed',
   inARow: '{n} in a row',
+  times: '{n}×',
   tasks: '{d} of {n} tasks done',
   daily: 'Today',
   weekly: 'This week',

@@ -37,9 +37,15 @@ describe('boardValue', () => {
     expect(boardValue(board('streak'), 12, stringsFor('ja'), 'ja')).toBe('12回連続');
   });
 
-  it("leaves a challenge's and a mission's values a number in the shopper's language", () => {
+  it("counts a mission's completions as times, in the shopper's language", () => {
+    expect(boardValue(board('mission'), 7, stringsFor('en'), 'en')).toBe('7×');
+    expect(boardValue(board('mission'), 1234, stringsFor('de'), 'de')).toBe('1.234×');
+    expect(boardValue(board('mission'), 3, stringsFor('ja'), 'ja')).toBe('3回');
+    expect(boardValue(board('mission'), 3, stringsFor('zh-CN'), 'zh-CN')).toBe('3次');
+  });
+
+  it("leaves a challenge's value, whose unit is the merchant's, a number in the shopper's language", () => {
     expect(boardValue(board('challenge'), 1234, stringsFor('fr'), 'fr')).toMatch(/^1\s234$/);
-    expect(boardValue(board('mission'), 7, stringsFor('en'), 'en')).toBe('7');
   });
 });
 

@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: 'Zurückgenommen: Der Kauf, für den du sie erhalten hast, wurde zurückgegeben oder storniert.',
   completed: 'Abgeschlossen',
   inARow: '{n} in Folge',
+  times: '{n}×',
   tasks: '{d} von {n} Aufgaben erledigt',
   daily: 'Heute',
   weekly: 'Diese Woche',

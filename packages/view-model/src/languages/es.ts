@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: 'Retirada: la compra que la otorgó se devolvió o se canceló.',
   completed: 'Completado',
   inARow: '{n} seguidos',
+  times: '{n}×',
   tasks: '{d} de {n} tareas hechas',
   daily: 'Hoy',
   weekly: 'Esta semana',

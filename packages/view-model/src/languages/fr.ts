@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: 'Annulée : l’achat qui l’a valu a été retourné ou annulé.',
   completed: 'Terminé',
   inARow: "{n} d'affilée",
+  times: '{n}×',
   tasks: '{d} tâches sur {n} terminées',
   daily: "Aujourd'hui",
   weekly: 'Cette semaine',

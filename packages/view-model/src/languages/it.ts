@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: 'Revocato: l’acquisto che l’ha fatto ottenere è stato reso o annullato.',
   completed: 'Completato',
   inARow: '{n} di fila',
+  times: '{n}×',
   tasks: '{d} di {n} attività completate',
   daily: 'Oggi',
   weekly: 'Questa settimana',

@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: '取り消されました：対象のご購入が返品またはキャンセルされました。',
   completed: '完了',
   inARow: '{n}回連続',
+  times: '{n}回',
   tasks: '{n}件中{d}件完了',
   daily: '今日',
   weekly: '今週',

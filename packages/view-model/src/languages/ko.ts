@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: '취소됨: 적립된 구매가 반품 또는 취소되었습니다.',
   completed: '완료',
   inARow: '{n}회 연속',
+  times: '{n}회',
   tasks: '{n}개 중 {d}개 완료',
   daily: '오늘',
   weekly: '이번 주',

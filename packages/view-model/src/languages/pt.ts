@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: 'Cancelada: a compra que a gerou foi devolvida ou cancelada.',
   completed: 'Concluído',
   inARow: '{n} em sequência',
+  times: '{n}×',
   tasks: '{d} de {n} tarefas concluídas',
   daily: 'Hoje',
   weekly: 'Esta semana',

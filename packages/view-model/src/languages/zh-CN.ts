@@ -14,6 +14,7 @@ const words: Strings = {
   revoked: '已收回：获得该奖励的订单已退货或取消。',
   completed: '已完成',
   inARow: '连续 {n} 次',
+  times: '{n}次',
   tasks: '已完成 {d}/{n} 项任务',
   daily: '今天',
   weekly: '本周',
