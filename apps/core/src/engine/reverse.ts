@@ -371,10 +371,11 @@ async function recompute(
 
   // A grant counts from the moment it was made, once the logs that had arrived by then are
   // replayed (in activityAt order a log that came after it may be replayed first, but none that
-  // came before it after it) and what the scheduler had settled by then is settled, for the run it
-  // was made to: a replayed run that started before that run (the scheduler had closed it by
-  // then), or that the replay breaks before the grant was made (its missing period was a reversed
-  // log's), gets none.
+  // came before it after it) and what the scheduler had settled by then is settled: it goes to the
+  // run the replay has in progress then, as a grant made at that moment would. That is an earlier
+  // run than the one it went to when a reversed log had broken the earlier one on arrival (and
+  // opened the other); a run the replay breaks before the grant was made (its missing period was a
+  // reversed log's) gets none, as the run the scheduler had closed by then.
   let nextGrant = 0;
   /** Each grant given, by the replayed run it went to. */
   const given = new Map<Grant, string>();
@@ -388,7 +389,7 @@ async function recompute(
       const run = rawRuns()
         .filter(isStreakRun)
         .findLast((r) => r.streak_progress_status === 'in_progress');
-      if (!run || continuedBy(stored, run)?.id !== grant.streak_progress_id) continue;
+      if (!run) continue;
       writes.update<StreakProgressRow>(progressTable, run, {
         freezes_available: Math.min(definition.row.max_freezes, run.freezes_available + grant.count),
       });

@@ -327,6 +327,19 @@ const examples: Partial<Record<Kind, [Setup, Op[], number][]>> = {
     [streak(1, 0), [log(0), reverse(0), log(0), log(0), reverse(1)], 0],
     // The day that completed the streak keeps it completed through a second log the completion refused.
     [streak(1, 0, 4), [log(0), log(1), log(1), log(1), log(0), reverse(3)], 0],
+    // A grant to the run a log opened by breaking the run before it (whose day it found unfinished,
+    // before the scheduler's grace ended): with that log reversed, the grant goes to the earlier run,
+    // which then covers its unfinished day with the freeze.
+    [
+      {
+        kind: 'streak',
+        definition: { ...streak(2, 1).definition, aggregationPeriod: 'daily' },
+        milestones: [2, 4],
+        timezone: 'America/Los_Angeles',
+      },
+      [log(0), log(1), log(0), { op: 'grant', count: 1 }, reverse(1), reverse(2), log(0)],
+      0,
+    ],
   ],
   mission: [
     // A log the completed mission refused completes it again once a log before it is reversed.
