@@ -165,6 +165,17 @@ const member: PageData = {
       },
       standings: { entries: [{ rank: 1, value: 12, displayName: 'Ada L.', isCaller: false }], caller: null, rankedCount: 1 },
     },
+    {
+      board: {
+        id: 'b3',
+        linkedSchemaSlug: 'mission',
+        linkedSchemaRecordId: 'n1',
+        eudTitle: 'Mission masters',
+        eudDescription: null,
+        def: mission,
+      },
+      standings: { entries: [{ rank: 1, value: 3, displayName: 'Ada L.', isCaller: false }], caller: null, rankedCount: 1 },
+    },
   ],
   logs: [
     log('r1', 'SAVE-10', '2030-01-31T12:00:00.000Z'),
@@ -230,8 +241,9 @@ describe('the Rewards page', () => {
     expect(all(b, 's-list-item')).toEqual(['1. Ada L. · 40', '⋯', '12. You · 6']);
     expect(b.querySelector('s-list-item[data-me="true"]')).not.toBeNull();
     expect(text(b.querySelector('s-text'))).toBe('30 ranked');
-    // A streak's board says its values are periods in a row; a challenge's, whose unit it does not know, a number.
+    // A streak's board says its values are periods in a row, a mission's times; a challenge's, whose unit it does not know, a number.
     expect(all(page.querySelector('[data-board="b2"]')!, 's-list-item')).toEqual(['1. Ada L. · 12 in a row']);
+    expect(all(page.querySelector('[data-board="b3"]')!, 's-list-item')).toEqual(['1. Ada L. · 3×']);
 
     const coded = page.querySelector('[data-reward="r1"]')!;
     expect(text(coded.querySelector('s-text[type="strong"]'))).toBe('SAVE-10');
