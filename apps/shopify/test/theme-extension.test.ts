@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { stringsFor } from '@loyalty/view-model';
 import { describe, expect, it } from 'vitest';
 
 const root = new URL('../../../extensions/loyalty-theme/', import.meta.url);
@@ -131,5 +132,43 @@ describe('the Loyalty program block', () => {
     expect(inside).toContain("'loyalty_page.embed_needed' | t");
     const locale = JSON.parse(readFileSync(new URL('locales/en.default.json', root), 'utf8')) as { loyalty_page: Record<string, string> };
     expect(Object.keys(locale.loyalty_page)).toEqual(['embed_needed']);
+  });
+});
+
+describe('the Loyalty points block', () => {
+  const points = readFileSync(new URL('blocks/loyalty-points.liquid', root), 'utf8');
+  const pointsSchema = JSON.parse(/{% schema %}([\s\S]*){% endschema %}/.exec(points)![1]!) as Record<string, unknown>;
+  const LOCALES = ['de', 'en.default', 'es', 'fr', 'it', 'ja', 'ko', 'pt-BR', 'zh-CN'];
+  const wordsOf = (file: string) =>
+    (JSON.parse(readFileSync(new URL(`locales/${file}.json`, root), 'utf8')) as { loyalty_points: Record<string, string> }).loyalty_points;
+
+  it('is a block for product pages named "Loyalty points", with nothing to set', () => {
+    expect(pointsSchema).toEqual({ name: 'Loyalty points', target: 'section', enabled_on: { templates: ['product'] }, settings: [] });
+  });
+
+  it('reads the app’s points metafield and the customer’s tier metafield, and asks no server anything', () => {
+    expect(points).toContain("assign points = shop.metafields['$app:loyalty'].points.value");
+    expect(points).toContain("customer.metafields['$app:loyalty'].tier.value");
+    expect(points).not.toMatch(/fetch\(|XMLHttpRequest|asset_url/);
+  });
+
+  it('speaks to shoppers in the nine languages of the program, with points called as the widget calls them', () => {
+    const files = readdirSync(new URL('locales/', root)).filter((file) => /^[\w-]+(\.default)?\.json$/.test(file));
+    expect(files.sort()).toEqual(LOCALES.map((locale) => `${locale}.json`));
+    for (const locale of LOCALES) {
+      const words = wordsOf(locale);
+      expect(Object.keys(words).sort(), locale).toEqual(['earn', 'earn_up_to', 'off', 'point', 'points']);
+      for (const key of ['earn', 'earn_up_to']) {
+        expect(words[key], `${locale} ${key}`).toContain('{{ points }}');
+        expect(words[key], `${locale} ${key}`).toContain('{{ name }}');
+      }
+      // The block hands these words through `t` twice (as the name in the sentence): nothing in them may change when escaped.
+      for (const [key, text] of Object.entries(words)) expect(text, `${locale} ${key}`).not.toMatch(/[&<>"']/);
+      const widget = stringsFor(locale === 'en.default' ? 'en' : locale === 'pt-BR' ? 'pt' : locale);
+      expect(
+        [words.point, words.points].map((w) => w!.toLowerCase()),
+        locale,
+      ).toEqual([widget.point, widget.points].map((w) => w.toLowerCase()));
+    }
   });
 });

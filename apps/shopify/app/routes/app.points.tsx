@@ -3,6 +3,7 @@ import { Link, type ShouldRevalidateFunction, useLoaderData } from '@remix-run/r
 import { networkName, SOCIAL_NETWORKS, type SocialNetwork } from '@loyalty/view-model';
 import { BlockStack, Checkbox, FormLayout, InlineGrid, InlineStack, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
+import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { refusalInWords } from '../admin/refusals';
 import { EditorFrame } from '../components/EditorFrame';
 import { TitledCard } from '../components/TitledCard';
@@ -268,6 +269,8 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(m), (f) => FIELD_OF[f] ?? f, refused) };
   }
   await saveExcludedTags(pool(), session.shop, tags);
+  // The rate, the bonus event, the names and the tags are what the product page's points block says.
+  await syncWidgetMetafields(session.shop, admin, api);
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data, zone, tags) };
 };
 

@@ -23,7 +23,7 @@ import { ADMIN_MESSAGES } from '../i18n/bundles.server';
 import { useAdminLanguage, useMessages } from '../i18n/context';
 import { objectOf } from '../json';
 import { jsonBody } from '../http.server';
-import { isWidgetSlug } from '../shopify/widget-metafields.server';
+import { onStorefront } from '../shopify/widget-metafields.server';
 import { shops } from '../storage/stores.server';
 
 /**
@@ -120,8 +120,8 @@ const idIn = (value: unknown): string => (typeof value === 'string' ? value : ''
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<ActionResult | Response> => {
   const info = resource(params.slug);
   const { api, admin, session } = await authenticateShop(request);
-  // A launcher, theme or template saved or deleted may change which records the storefront embed shows.
-  const embedChanged = () => (isWidgetSlug(info.slug) ? syncWidgetMetafields(session.shop, admin, api) : undefined);
+  // A launcher, theme or template saved or deleted may change which records the storefront embed shows; a tier, what the points block promises.
+  const embedChanged = () => (onStorefront(info.slug) ? syncWidgetMetafields(session.shop, admin, api) : undefined);
   const id = params.id ?? 'new';
   const isNew = id === 'new';
   const input = objectOf(await jsonBody(request));

@@ -2,6 +2,7 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@rem
 import { type ShouldRevalidateFunction, useLoaderData } from '@remix-run/react';
 import { BlockStack, FormLayout, Layout, Select, Text, TextField } from '@shopify/polaris';
 import { authenticateShop } from '../admin/authenticate.server';
+import { syncWidgetMetafields } from '../admin/widget-metafields.server';
 import { numberOr } from '../admin/numbers';
 import { pointsName, type TierDraft, tierLabels, tierRefusal, tierWords, tooManyDecimals } from '../admin/tier-words';
 import { membersPerTier, pointsContext, rewardNames } from '../admin/tiers.server';
@@ -61,12 +62,14 @@ export const loader = async ({ request, params }: LoaderFunctionArgs) => {
 
 export const action = async ({ request, params }: ActionFunctionArgs): Promise<EditorAnswer<TierDraft> | Response> => {
   const id = tierIdOf(params);
-  const { api } = await authenticateShop(request);
+  const { api, admin, session } = await authenticateShop(request);
   const input = objectOf(await jsonBody(request));
   const messages = ADMIN_MESSAGES[claimedLanguage(input.language, request)];
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'tier', id);
     if (!removed.ok && removed.failure.status !== 404) throw failureResponse(removed.failure);
+    // The product page no longer promises its multiplier.
+    await syncWidgetMetafields(session.shop, admin, api);
     return redirect('/app/tiers');
   }
   const d = objectOf(input.draft);
@@ -97,6 +100,8 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
     const points = pointsName(messages.tiers, (await pointsContext(api)).currencyName);
     return { ok: false, refusal: tierRefusal(saved.failure, messages, points) };
   }
+  // Its name and multiplier are what the product page promises a customer in it.
+  await syncWidgetMetafields(session.shop, admin, api);
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
 

@@ -10,7 +10,7 @@ import { useMessages } from '../i18n/context';
 import { textFor } from '../i18n';
 import { editorUrl } from '../admin/resources';
 import { HelpFooter } from '../components/HelpFooter';
-import { pageBlockLink, themeEditorLink } from '../admin/onboarding/theme-embed.server';
+import { pageBlockLink, pointsBlockLink, themeEditorLink } from '../admin/onboarding/theme-embed.server';
 
 const KINDS = [
   { slug: 'floating_widget', key: 'floatingWidgetId' },
@@ -35,6 +35,7 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     // The preview gets what the theme embed gives the storefront: the shop's currency too.
     currency: account.currencyCode,
     pageLink: pageBlockLink(session.shop, config.apiKey),
+    productLink: pointsBlockLink(session.shop, config.apiKey),
     embedLink: themeEditorLink(session.shop, config.apiKey),
     lists: KINDS.map((k, i) => {
       const list = lists[i];
@@ -56,7 +57,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>, note: 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default function WidgetPage() {
-  const { accountId, baseUrl, currency, lists, pageLink, embedLink } = useLoaderData<typeof loader>();
+  const { accountId, baseUrl, currency, lists, pageLink, productLink, embedLink } = useLoaderData<typeof loader>();
   const { widget: m, records, editor, editors } = useMessages();
   const statusLabel = (status: string) => textFor(editor.status.badge, status) ?? status;
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
@@ -133,6 +134,9 @@ export default function WidgetPage() {
         </Layout.Section>
         <Layout.Section>
           <ThemeEditorCard heading={m.page} help={m.pageHelp} url={pageLink} action={m.addPage} />
+        </Layout.Section>
+        <Layout.Section>
+          <ThemeEditorCard heading={m.product} help={m.productHelp} url={productLink} action={m.addProduct} />
         </Layout.Section>
         <Layout.Section>
           <ThemeEditorCard heading={m.reminder} help={m.reminderHelp} url={embedLink} action={m.reminderSettings} />

@@ -1,6 +1,7 @@
 import { type AccountClient, CoreError } from '../core/client.server';
 import { records } from '../core/records.server';
 import { type AdminGraphql, deleteMetafields, fetchShopId, type MetafieldInput, setMetafields } from './admin-api.server';
+import { POINTS_METAFIELD, pointsMetafield, storefrontPoints } from './points-metafield.server';
 
 /**
  * The widget's display records as the theme app embed takes them (CONTRACT §13): the app writes
@@ -21,8 +22,8 @@ export const WIDGET_RECORDS = [
 export type WidgetSlug = (typeof WIDGET_RECORDS)[number]['slug'];
 export type WidgetIds = { [K in (typeof WIDGET_RECORDS)[number]['key']]: string | null };
 
-/** Whether a change to records of `slug` can change what the embed takes. */
-export const isWidgetSlug = (slug: string): slug is WidgetSlug => WIDGET_RECORDS.some((r) => r.slug === slug);
+/** Whether a change to records of `slug` can change what the theme extension takes: the embed's records, or tiers (the points block's multipliers). */
+export const onStorefront = (slug: string): boolean => WIDGET_RECORDS.some((r) => r.slug === slug) || slug === 'tier';
 
 /** The oldest live launcher, theme and template of the account: the records the embed shows. */
 export async function liveWidgetIds(api: AccountClient): Promise<WidgetIds> {
@@ -52,13 +53,17 @@ export function widgetMetafields(shopId: string, ids: WidgetIds): { set: Metafie
 }
 
 /**
- * Writes the account's live widget ids to the app-owned metafields, and deletes those with no live
- * record (Shopify refuses a blank value; a stale id would show a record the merchant took down), so
- * that the embed shows what the admin shows. Idempotent: both mutations are upserts/deletes by key.
+ * Writes the account's live widget ids and what the product page's points block takes
+ * (points-metafield.server.ts) to the app-owned metafields, and deletes those there is nothing for
+ * (Shopify refuses a blank value; a stale id would show a record the merchant took down, stale
+ * rates a promise the program no longer keeps), so that the storefront shows what the admin shows.
+ * Idempotent: both mutations are upserts/deletes by key.
  */
-export async function writeWidgetMetafields(admin: AdminGraphql, api: AccountClient): Promise<WidgetIds> {
-  const [shopId, ids] = await Promise.all([fetchShopId(admin), liveWidgetIds(api)]);
+export async function writeWidgetMetafields(admin: AdminGraphql, api: AccountClient, excludedTags: readonly string[]): Promise<WidgetIds> {
+  const [shopId, ids, points] = await Promise.all([fetchShopId(admin), liveWidgetIds(api), storefrontPoints(api, excludedTags)]);
   const { set, absent } = widgetMetafields(shopId, ids);
+  if (points) set.push(pointsMetafield(shopId, points));
+  else absent.push(POINTS_METAFIELD);
   if (set.length) await setMetafields(admin, set);
   if (absent.length) await deleteMetafields(admin, shopId, APP_NAMESPACE, absent);
   return ids;

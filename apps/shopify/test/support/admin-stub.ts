@@ -267,6 +267,15 @@ function inputErrors(list: Record<string, unknown>[], fields: Record<string, str
   ]);
 }
 
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** The userErrors Shopify documents for metafieldsSet's rules on values (limits, key and namespace form, types). */
 function metafieldsSetErrors(list: Record<string, unknown>[]): { field: string[]; code: string; message: string }[] {
   if (list.length > 25)
@@ -287,6 +296,8 @@ function metafieldsSetErrors(list: Record<string, unknown>[]): { field: string[]
         code: 'INVALID_TYPE',
         message: 'Type must be one of the following: ' + [...METAFIELD_TYPES].join(', ') + '.',
       });
+    if (type === 'json' && !isJson(String(m.value)))
+      errors.push({ field: at('value'), code: 'INVALID_VALUE', message: 'Value must be valid JSON.' });
     if (type === 'single_line_text_field' && /\n/.test(String(m.value)))
       errors.push({ field: at('value'), code: 'INVALID_VALUE', message: 'Value must be a single line text string.' });
     return errors;

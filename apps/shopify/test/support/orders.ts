@@ -56,6 +56,8 @@ export interface OrderSpec {
   locale?: string;
   /** The cart's attributes (`note_attributes`), such as the referral code the theme embed puts there. */
   attributes?: Record<string, string>;
+  /** Whether the prices include tax (the shopper's country's prices do): each line's 2.00 of tax is then inside its price. */
+  taxesIncluded?: boolean;
 }
 
 const money = (shop: string, presentment: string, presentmentCurrency: string) => ({
@@ -81,7 +83,7 @@ export function orderPayload(id: number, spec: OrderSpec): Record<string, unknow
     test: spec.test ?? false,
     currency,
     presentment_currency: currency,
-    taxes_included: false,
+    taxes_included: spec.taxesIncluded ?? false,
     financial_status: 'paid',
     total_tip_received: '3.00',
     total_price: spec.total ?? '999.00',

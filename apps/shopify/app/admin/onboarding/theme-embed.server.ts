@@ -19,6 +19,14 @@ export function pageBlockLink(shop: string, apiKey: string): string {
   return `https://${shop}/admin/themes/current/editor?template=page&addAppBlockId=${encodeURIComponent(apiKey)}/${PAGE_BLOCK_HANDLE}&target=newAppsSection`;
 }
 
+/** The "Loyalty points" block's handle: extensions/loyalty-theme/blocks/loyalty-points.liquid. */
+export const POINTS_BLOCK_HANDLE = 'loyalty-points';
+
+/** The theme editor on the main theme's product template, adding the points block to its main section, where the price is. */
+export function pointsBlockLink(shop: string, apiKey: string): string {
+  return `https://${shop}/admin/themes/current/editor?template=product&addAppBlockId=${encodeURIComponent(apiKey)}/${POINTS_BLOCK_HANDLE}&target=mainSection`;
+}
+
 /**
  * JSON with the comments themes put in `config/settings_data.json` (a leading `/* … *\/` block,
  * sometimes `//` lines) removed; text inside strings is left alone.
