@@ -431,12 +431,16 @@ describe('admin pages in Chromium', () => {
       `https://${TEST_SHOP}/admin/themes/current/editor?template=page&addAppBlockId=${SHOPIFY.apiKey}/loyalty-page&target=newAppsSection`,
     );
     expect(await add.getAttribute('target')).toBe('_blank');
-    // Points on product pages: the product template, the points block in its main section, where the price is.
+    // Points on product and cart pages: the product template, the points block in its main section, where the price is.
     const product = page.getByRole('link', { name: 'Add to product pages in the theme editor' });
     expect(await product.getAttribute('href')).toBe(
       `https://${TEST_SHOP}/admin/themes/current/editor?template=product&addAppBlockId=${SHOPIFY.apiKey}/loyalty-points&target=mainSection`,
     );
     expect(await product.getAttribute('target')).toBe('_blank');
+    // And on the cart page, where it says what the order earns.
+    expect(await page.getByRole('link', { name: 'Add to the cart page in the theme editor' }).getAttribute('href')).toBe(
+      `https://${TEST_SHOP}/admin/themes/current/editor?template=cart&addAppBlockId=${SHOPIFY.apiKey}/loyalty-points&target=mainSection`,
+    );
     // The reminder beside the launcher: its switch is the app embed's one setting.
     const embed = page.getByRole('link', { name: 'Open the app embed in the theme editor' });
     expect(await embed.getAttribute('href')).toBe(

@@ -9,7 +9,7 @@ import { HEADLESS_SHELL } from './support/browser';
 import { adminLoad, orderPayload, type OrderSpec } from './support/orders';
 import { type Production, startProduction } from './support/production';
 import { webhookRequest } from './support/stack';
-import { type ProductSpec, renderPointsBlock, storefront } from './support/storefront';
+import { type CartSpec, cartJson, type ProductSpec, renderPointsBlock, storefront } from './support/storefront';
 import { until } from './support/until';
 
 /**
@@ -107,6 +107,7 @@ describe('the Loyalty points block', () => {
     const stars = { one: 'Star', other: 'Stars' };
     expect(JSON.parse(stored()!)).toEqual({
       perUnit: 2,
+      perOrder: 0,
       bonus: null,
       // A language the merchant gave no name in reads the default language's (CONTRACT §7).
       names: { en: stars, es: stars, fr: stars, de: stars, 'zh-CN': stars, ja: stars, pt: stars, it: stars, ko: stars },
@@ -181,6 +182,36 @@ describe('the Loyalty points block', () => {
     );
   });
 
+  it('on the cart page: what the cart earns as an order, its discounts, its points per order and the tier included, gift cards left out; the order earns exactly that', async () => {
+    await savePoints({ perOrder: '5' });
+    // The order worker reads changed rates within two seconds (LIVE_FRESH_MS).
+    await new Promise((r) => setTimeout(r, 2500));
+    const customer = 7002;
+    // Two shirts with 4.00 off the order, and a 25.00 gift card: 35.98 spent.
+    const cart = {
+      items: [{ final_line_price: 3998 }, { final_line_price: 2500, gift_card: true, taxable: false }],
+      total_price: 3998 - 400 + 2500,
+    };
+    // (35.98 × 2, rounded down, plus 5) × 1.5, rounded down.
+    const promise = said(await renderPointsBlock(prod.admin, { cart, customer: { id: customer } }));
+    expect(promise).toBe('Earn 114 Stars with this order');
+    const earned = await earnedBy(7103, {
+      customer: { id: customer },
+      lines: [
+        { product: 1, quantity: 2, price: '19.99', discount: '4.00' },
+        { product: 2, quantity: 1, price: '25.00', giftCard: true },
+      ],
+    });
+    expect(`Earn ${earned} Stars with this order`).toBe(promise);
+    // A guest's; one in German; with tax in the prices; a cart of gift cards alone, or empty, earns nothing.
+    expect(said(await renderPointsBlock(prod.admin, { cart }))).toBe('Earn 76 Stars with this order');
+    expect(said(await renderPointsBlock(prod.admin, { cart, locale: 'de' }))).toBe('Sammle 76 Sterne mit dieser Bestellung');
+    expect(said(await renderPointsBlock(prod.admin, { cart, taxesIncluded: true }))).toBe('Earn up to 76 Stars with this order');
+    const cards = { items: [{ final_line_price: 2500, gift_card: true }], total_price: 2500 };
+    expect(said(await renderPointsBlock(prod.admin, { cart: cards }))).toBe('');
+    expect(said(await renderPointsBlock(prod.admin, { cart: { items: [], total_price: 0 } }))).toBe('');
+  });
+
   it('promises nothing to a customer the shop leaves out by tag, however the tag is written', async () => {
     const html = await renderPointsBlock(prod.admin, { product: SHIRT_AND_COAT, customer: { id: 7004, tags: ['VIP', ' wholesale'] } });
     expect(html.trim()).toBe('');
@@ -189,7 +220,7 @@ describe('the Loyalty points block', () => {
     );
   });
 
-  it('in the browser: follows the variant the shopper picks, a bonus event by the shopper’s clock, and converts another currency at the page’s rate', async () => {
+  it('in the browser: follows the variant and quantity the shopper picks and the cart the theme changes, a bonus event by the shopper’s clock, and converts another currency at the page’s rate', async () => {
     // A 2× event today, in the shop's time zone.
     const today = DateTime.now().setZone(STUB_SHOP.ianaTimezone).toISODate();
     await savePoints({ bonus: '2', bonusFirstDay: today, bonusLastDay: today });
@@ -212,8 +243,23 @@ describe('the Loyalty points block', () => {
         ? `<script>window.Shopify = { currency: { active: ${JSON.stringify(page.currency)}, rate: ${JSON.stringify(page.rate)} } };</script>`
         : '';
       const options = page.product.variants.map((v) => `<option value="${v.id}">${v.id}</option>`).join('');
-      return `${rate}<form action="/cart/add" method="post"><label>Size <select name="id">${options}</select></label></form>${block}`;
+      // As Dawn has it: the quantity outside the form, joined to it by its form attribute.
+      return `${rate}<form id="product-form" action="/cart/add" method="post"><label>Size <select name="id">${options}</select></label></form><label>Quantity <input type="number" name="quantity" form="product-form" value="1" min="1"></label>${block}`;
     });
+    let cart: CartSpec = { items: [{ final_line_price: 1999 }], total_price: 1999 };
+    const cartShop = await storefront(
+      async () =>
+        `<button type="button" onclick="fetch('/cart/change.js', { method: 'POST' })">Add one</button>${await renderPointsBlock(prod.admin, { cart })}`,
+      async (req, res) => {
+        // A second shirt, and a gift card, which earns nothing.
+        if (req.url === '/cart/change.js')
+          cart = { items: [{ final_line_price: 3998 }, { final_line_price: 2500, gift_card: true }], total_price: 6498 };
+        else if (req.url !== '/cart.js') return false;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(cartJson(cart)));
+        return true;
+      },
+    );
     const browser = await chromium.launch({ executablePath: HEADLESS_SHELL, args: ['--no-sandbox'] });
     try {
       const tab = await browser.newPage();
@@ -224,6 +270,9 @@ describe('the Loyalty points block', () => {
       expect(await text()).toBe('Earn 79 Stars with this purchase');
       await tab.getByLabel('Size').selectOption('12');
       expect(await text()).toBe('Earn 182 Stars with this purchase');
+      // Three coats: what the order worker earns for the line (45.50 × 3 × 2 × 2).
+      await tab.getByLabel('Quantity').fill('3');
+      expect(await text()).toBe('Earn 546 Stars with this purchase');
       // The Gold customer: the event's figure times their 1.5, rounded down.
       page = { ...page, customer: { id: 7002 } };
       await tab.goto(shop.origin);
@@ -245,9 +294,16 @@ describe('the Loyalty points block', () => {
       page = { ...page, rate: null };
       await tab.goto(shop.origin);
       expect(await visible()).toBe(false);
+      // The cart page, its quantity changed by the theme without a reload: the block reads the cart again.
+      await tab.goto(cartShop.origin);
+      // 19.99 × 2 × 2, rounded down, plus 5 × 2 per order.
+      expect(await text()).toBe('Earn 89 Stars with this order');
+      await tab.getByRole('button', { name: 'Add one' }).click();
+      await expect.poll(text).toBe('Earn 169 Stars with this order');
     } finally {
       await browser.close();
       shop.server.close();
+      cartShop.server.close();
     }
     await savePoints({ bonus: '1' });
     expect(JSON.parse(stored()!).bonus).toBeNull();

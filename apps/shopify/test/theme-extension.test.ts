@@ -142,14 +142,22 @@ describe('the Loyalty points block', () => {
   const wordsOf = (file: string) =>
     (JSON.parse(readFileSync(new URL(`locales/${file}.json`, root), 'utf8')) as { loyalty_points: Record<string, string> }).loyalty_points;
 
-  it('is a block for product pages named "Loyalty points", with nothing to set', () => {
-    expect(pointsSchema).toEqual({ name: 'Loyalty points', target: 'section', enabled_on: { templates: ['product'] }, settings: [] });
+  it('is a block for product and cart pages named "Loyalty points", with nothing to set', () => {
+    expect(pointsSchema).toEqual({
+      name: 'Loyalty points',
+      target: 'section',
+      enabled_on: { templates: ['product', 'cart'] },
+      settings: [],
+    });
   });
 
-  it('reads the app’s points metafield and the customer’s tier metafield, and asks no server anything', () => {
+  it('reads the app’s points metafield and the customer’s tier metafield, and asks neither the app nor the core anything', () => {
     expect(points).toContain("assign points = shop.metafields['$app:loyalty'].points.value");
     expect(points).toContain("customer.metafields['$app:loyalty'].tier.value");
-    expect(points).not.toMatch(/fetch\(|XMLHttpRequest|asset_url/);
+    expect(points).not.toMatch(/XMLHttpRequest|asset_url|apps\/loyalty/);
+    // Its one request, on the cart page: the shop's own cart, as the theme left it.
+    expect([...points.matchAll(/fetch\(([^,)]*)/g)].map((m) => m[1])).toEqual(['c.cart']);
+    expect(points).toContain(`"cart":{%- if on_cart -%}{{ routes.cart_url | append: '.js' | json }}`);
   });
 
   it('speaks to shoppers in the nine languages of the program, with points called as the widget calls them', () => {
@@ -157,8 +165,8 @@ describe('the Loyalty points block', () => {
     expect(files.sort()).toEqual(LOCALES.map((locale) => `${locale}.json`));
     for (const locale of LOCALES) {
       const words = wordsOf(locale);
-      expect(Object.keys(words).sort(), locale).toEqual(['earn', 'earn_up_to', 'off', 'point', 'points']);
-      for (const key of ['earn', 'earn_up_to']) {
+      expect(Object.keys(words).sort(), locale).toEqual(['earn', 'earn_order', 'earn_order_up_to', 'earn_up_to', 'off', 'point', 'points']);
+      for (const key of ['earn', 'earn_up_to', 'earn_order', 'earn_order_up_to']) {
         expect(words[key], `${locale} ${key}`).toContain('{{ points }}');
         expect(words[key], `${locale} ${key}`).toContain('{{ name }}');
       }

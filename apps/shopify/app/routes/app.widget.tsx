@@ -35,7 +35,8 @@ export const loader = async ({ request }: LoaderFunctionArgs) => {
     // The preview gets what the theme embed gives the storefront: the shop's currency too.
     currency: account.currencyCode,
     pageLink: pageBlockLink(session.shop, config.apiKey),
-    productLink: pointsBlockLink(session.shop, config.apiKey),
+    productLink: pointsBlockLink(session.shop, config.apiKey, 'product'),
+    cartLink: pointsBlockLink(session.shop, config.apiKey, 'cart'),
     embedLink: themeEditorLink(session.shop, config.apiKey),
     lists: KINDS.map((k, i) => {
       const list = lists[i];
@@ -57,7 +58,7 @@ function previewDocument(baseUrl: string, config: Record<string, string>, note: 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export default function WidgetPage() {
-  const { accountId, baseUrl, currency, lists, pageLink, productLink, embedLink } = useLoaderData<typeof loader>();
+  const { accountId, baseUrl, currency, lists, pageLink, productLink, cartLink, embedLink } = useLoaderData<typeof loader>();
   const { widget: m, records, editor, editors } = useMessages();
   const statusLabel = (status: string) => textFor(editor.status.badge, status) ?? status;
   const firstLive = (rows: { id: string; status: string }[]) => rows.find((r) => r.status === 'live')?.id ?? rows[0]?.id ?? '';
@@ -133,13 +134,20 @@ export default function WidgetPage() {
           </Card>
         </Layout.Section>
         <Layout.Section>
-          <ThemeEditorCard heading={m.page} help={m.pageHelp} url={pageLink} action={m.addPage} />
+          <ThemeEditorCard heading={m.page} help={m.pageHelp} links={[{ url: pageLink, action: m.addPage }]} />
         </Layout.Section>
         <Layout.Section>
-          <ThemeEditorCard heading={m.product} help={m.productHelp} url={productLink} action={m.addProduct} />
+          <ThemeEditorCard
+            heading={m.product}
+            help={m.productHelp}
+            links={[
+              { url: productLink, action: m.addProduct },
+              { url: cartLink, action: m.addCart },
+            ]}
+          />
         </Layout.Section>
         <Layout.Section>
-          <ThemeEditorCard heading={m.reminder} help={m.reminderHelp} url={embedLink} action={m.reminderSettings} />
+          <ThemeEditorCard heading={m.reminder} help={m.reminderHelp} links={[{ url: embedLink, action: m.reminderSettings }]} />
         </Layout.Section>
         <Layout.Section>
           <HelpFooter topic="widget" />
@@ -149,8 +157,8 @@ export default function WidgetPage() {
   );
 }
 
-/** What the theme does with the widget, and a link that opens the theme editor on it. */
-function ThemeEditorCard({ heading, help, url, action }: { heading: string; help: string; url: string; action: string }) {
+/** What the theme does with the widget, and links that open the theme editor on it. */
+function ThemeEditorCard({ heading, help, links }: { heading: string; help: string; links: { url: string; action: string }[] }) {
   return (
     <Card>
       <BlockStack gap="200">
@@ -160,11 +168,13 @@ function ThemeEditorCard({ heading, help, url, action }: { heading: string; help
         <Text as="p" tone="subdued">
           {help}
         </Text>
-        <Box>
-          <Button url={url} target="_blank">
-            {action}
-          </Button>
-        </Box>
+        <InlineStack gap="200">
+          {links.map((link) => (
+            <Button key={link.url} url={link.url} target="_blank">
+              {link.action}
+            </Button>
+          ))}
+        </InlineStack>
       </BlockStack>
     </Card>
   );

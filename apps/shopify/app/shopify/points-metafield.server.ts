@@ -5,12 +5,12 @@ import { tagKey } from './order-payloads.server';
 import { type MetafieldInput } from './admin-api.server';
 
 /**
- * What the product page's points block (extensions/loyalty-theme/blocks/loyalty-points.liquid)
- * needs to say "Earn 25 Stars with this purchase" with no request of its own: the per-unit rate the
- * order worker earns by (CONTRACT §19, earning/points.server.ts), the bonus event, the shop's names
- * for points in each language, the live tiers' multipliers by the name the customer metafield
- * `$app:loyalty.tier` holds, and the tags that leave a customer out. One `json` shop metafield,
- * written with the embed's ids (widget-metafields.server.ts).
+ * What the points block (extensions/loyalty-theme/blocks/loyalty-points.liquid) needs to say "Earn
+ * 25 Stars with this purchase" on a product page and "… with this order" on the cart page, with no
+ * request of its own: the rates the order worker earns by (CONTRACT §19, earning/points.server.ts),
+ * the bonus event, the shop's names for points in each language, the live tiers' multipliers by the
+ * name the customer metafield `$app:loyalty.tier` holds, and the tags that leave a customer out. One
+ * `json` shop metafield, written with the embed's ids (widget-metafields.server.ts).
  */
 
 /** Its key in the app-owned namespace. */
@@ -23,8 +23,10 @@ export interface PointNames {
 }
 
 export interface StorefrontPoints {
-  /** Points per unit of the shop's currency spent; the block shows nothing while it is 0. */
+  /** Points per unit of the shop's currency spent; a product page says nothing while it is 0. */
   perUnit: number;
+  /** Points per order, which the cart page adds. */
+  perOrder: number;
   /** The bonus points event, from its start until its end: the block multiplies while the shopper's clock is within it. */
   bonus: { multiplier: number; startsAt: string; endsAt: string } | null;
   /** The shop's names for points by core language; a language without one speaks of points in the theme's words. */
@@ -40,10 +42,10 @@ const settled = <T>(result: Result<T>): T => {
   return result.data;
 };
 
-/** What the block takes while the shop's points are live and earn per unit spent; null otherwise. */
+/** What the block takes while the shop's points are live and orders earn them; null otherwise. */
 export async function storefrontPoints(api: AccountClient, excluded: readonly string[]): Promise<StorefrontPoints | null> {
   const [setting] = settled(await records(api, 'points_setting').list({ limit: 1 }));
-  if (setting?.status !== 'live' || !setting.pointsPerCurrencyUnit) return null;
+  if (setting?.status !== 'live' || !(setting.pointsPerCurrencyUnit || setting.pointsPerOrder)) return null;
   const [read, tiers] = await Promise.all([
     Promise.all(
       CORE_LANGUAGES.map(async (language) => [language, settled(await records(api, 'points_setting').get(setting.id, language))] as const),
@@ -66,7 +68,8 @@ export async function storefrontPoints(api: AccountClient, excluded: readonly st
   const { bonusStartsAt, bonusEndsAt } = setting;
   const bonusMultiplier = setting.bonusMultiplier ?? 1;
   return {
-    perUnit: setting.pointsPerCurrencyUnit,
+    perUnit: setting.pointsPerCurrencyUnit ?? 0,
+    perOrder: setting.pointsPerOrder ?? 0,
     bonus:
       bonusMultiplier > 1 && bonusStartsAt && bonusEndsAt
         ? { multiplier: bonusMultiplier, startsAt: bonusStartsAt, endsAt: bonusEndsAt }

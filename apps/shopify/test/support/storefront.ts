@@ -76,16 +76,34 @@ export interface ProductSpec {
   selected?: number;
 }
 
+/** A cart line as Liquid and `/cart.js` have it: its price after its discounts, in cents of the page's currency. */
+export interface CartLine {
+  final_line_price: number;
+  gift_card?: boolean;
+  taxable?: boolean;
+}
+
+/** A cart as Liquid and `/cart.js` have it: its lines and, after every discount, its total. */
+export interface CartSpec {
+  items: CartLine[];
+  total_price: number;
+}
+
+/** A cart as `/cart.js` answers it. */
+export const cartJson = (cart: CartSpec) => ({
+  total_price: cart.total_price,
+  items: cart.items.map((i) => ({ gift_card: false, taxable: true, ...i })),
+});
+
 /**
- * The "Loyalty points" block on a product page, as a storefront in `locale` renders it: the shop's
- * `points` metafield and, for a signed-in customer, their tags and `tier` metafield as the stub
- * holds it; the cart's currency and whether its prices include tax. The shop's currency is USD, as
- * the stub's orders have it.
+ * The "Loyalty points" block as a storefront in `locale` renders it on a product page (`product`)
+ * or the cart page (`cart`): the shop's `points` metafield and, for a signed-in customer, their tags
+ * and `tier` metafield as the stub holds it; the cart's currency and whether its prices include tax.
+ * The shop's currency is USD, as the stub's orders have it.
  */
 export async function renderPointsBlock(
   admin: AdminStub,
-  options: {
-    product: ProductSpec;
+  options: ({ product: ProductSpec; cart?: never } | { cart: CartSpec; product?: never }) & {
     designMode?: boolean;
     locale?: string;
     customer?: { id: number; tags?: string[] };
@@ -94,17 +112,23 @@ export async function renderPointsBlock(
   },
 ): Promise<string> {
   const { product, customer } = options;
-  const variants = product.variants.map((v) => ({ id: v.id, price: v.price, taxable: v.taxable ?? true }));
+  const variants = (product?.variants ?? []).map((v) => ({ id: v.id, price: v.price, taxable: v.taxable ?? true }));
   const locale = options.locale ?? 'en';
   return engineFor(locale, '').parseAndRender(blockSource('loyalty-points'), {
     shop: { metafields: { '$app:loyalty': ownedMetafields(admin, STUB_SHOP.id, ['points']) }, currency: 'USD' },
-    product: { variants, selected_or_first_available_variant: variants[product.selected ?? 0] },
+    template: { name: options.cart ? 'cart' : 'product' },
+    routes: { cart_url: '/cart' },
+    product: product && { variants, selected_or_first_available_variant: variants[product.selected ?? 0] },
     customer: customer && {
       id: customer.id,
       tags: customer.tags ?? [],
       metafields: { '$app:loyalty': ownedMetafields(admin, `gid://shopify/Customer/${customer.id}`, ['tier']) },
     },
-    cart: { currency: { iso_code: options.currency ?? 'USD' }, taxes_included: options.taxesIncluded ?? false },
+    cart: {
+      ...(options.cart ? cartJson(options.cart) : { items: [], total_price: 0 }),
+      currency: { iso_code: options.currency ?? 'USD' },
+      taxes_included: options.taxesIncluded ?? false,
+    },
     request: { design_mode: options.designMode ?? false, locale: { iso_code: locale } },
     block: { id: 'points1', shopify_attributes: options.designMode ? 'data-shopify-editor-block="{}"' : '' },
   });

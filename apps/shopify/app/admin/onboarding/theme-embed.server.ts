@@ -22,9 +22,9 @@ export function pageBlockLink(shop: string, apiKey: string): string {
 /** The "Loyalty points" block's handle: extensions/loyalty-theme/blocks/loyalty-points.liquid. */
 export const POINTS_BLOCK_HANDLE = 'loyalty-points';
 
-/** The theme editor on the main theme's product template, adding the points block to its main section, where the price is. */
-export function pointsBlockLink(shop: string, apiKey: string): string {
-  return `https://${shop}/admin/themes/current/editor?template=product&addAppBlockId=${encodeURIComponent(apiKey)}/${POINTS_BLOCK_HANDLE}&target=mainSection`;
+/** The theme editor on the main theme's product or cart template, adding the points block to its main section (a product's price, the cart's lines). */
+export function pointsBlockLink(shop: string, apiKey: string, template: 'product' | 'cart'): string {
+  return `https://${shop}/admin/themes/current/editor?template=${template}&addAppBlockId=${encodeURIComponent(apiKey)}/${POINTS_BLOCK_HANDLE}&target=mainSection`;
 }
 
 /**

@@ -16,10 +16,11 @@ export const widget: Messages['widget'] = {
   pageHelp:
     'Muestra todo tu programa en una página de tu tienda, como una página «Recompensas»: las formas de ganar puntos, las recompensas que se pueden canjear y los niveles, y, para un cliente que ha iniciado sesión, sus puntos y un botón Canjear. Requiere que la incrustación de aplicación «Loyalty widget» esté activada.',
   addPage: 'Agregar a una página en el editor de temas',
-  product: 'Puntos en las páginas de producto',
+  product: 'Puntos en las páginas de producto y de carrito',
   productHelp:
-    'Bajo el precio de un producto, lo que gana su compra: “Gana 39 puntos con esta compra”, para la variante elegida, con el multiplicador del nivel de un cliente con sesión iniciada y un evento de puntos extra mientras dure. Aparece mientras los puntos están activados y se ganan por unidad gastada, no necesita la inserción de app y no promete nada a los clientes que excluyes por etiqueta.',
+    'Bajo el precio de un producto, lo que gana su compra (“Gana 39 puntos con esta compra”), para la variante y la cantidad elegidas; en la página del carrito, lo que gana el pedido, con sus descuentos y los puntos por pedido. Ambos cuentan el multiplicador del nivel de un cliente con sesión iniciada y un evento de puntos extra mientras dure, aparecen mientras los puntos están activados y los pedidos los ganan, no necesitan la inserción de app y no prometen nada a los clientes que excluyes por etiqueta.',
   addProduct: 'Agregar a las páginas de producto en el editor de temas',
+  addCart: 'Agregar a la página del carrito en el editor de temas',
   reminder: 'Un recordatorio junto al botón',
   reminderHelp:
     'Una vez por visita, unos segundos después de abrir una página, el widget le recuerda a un visitante lo que gana si crea una cuenta, y a un miembro qué recompensa ya cubren sus puntos o cuántos le faltan para la más cercana; al pulsarlo, se abren sus puntos. Está activado salvo que desmarques «Recordar a los clientes sus puntos» en la incrustación de aplicación «Loyalty widget».',

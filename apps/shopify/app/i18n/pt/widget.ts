@@ -15,10 +15,11 @@ export const widget: Messages['widget'] = {
   pageHelp:
     'Mostre todo o seu programa em uma página da sua loja, como uma página “Recompensas”: as formas de ganhar, as recompensas para resgatar e os níveis e, para um cliente conectado, os pontos dele e um botão Resgatar. É preciso ativar a incorporação de app “Loyalty widget”.',
   addPage: 'Adicionar a uma página no editor de temas',
-  product: 'Pontos nas páginas de produto',
+  product: 'Pontos nas páginas de produto e de carrinho',
   productHelp:
-    'Abaixo do preço de um produto, o que a compra rende: “Ganhe 39 pontos com esta compra”, para a variante escolhida, com o multiplicador do nível de um cliente conectado e um evento de pontos bônus enquanto durar. Aparece enquanto os pontos estão ativados e são ganhos por unidade gasta, não precisa da incorporação de app e não promete nada aos clientes que você exclui por tag.',
+    'Abaixo do preço de um produto, o que a compra rende (“Ganhe 39 pontos com esta compra”), para a variante e a quantidade escolhidas; na página do carrinho, o que o pedido rende, com descontos e pontos por pedido. Ambos contam o multiplicador do nível de um cliente conectado e um evento de pontos bônus em andamento, aparecem enquanto os pontos estão ativados e os pedidos rendem pontos, não precisam da incorporação de app e não prometem nada aos clientes que você exclui por tag.',
   addProduct: 'Adicionar às páginas de produto no editor de temas',
+  addCart: 'Adicionar à página do carrinho no editor de temas',
   reminder: 'Um lembrete ao lado do botão de fidelidade',
   reminderHelp:
     'Uma vez por visita, alguns segundos depois de abrir uma página, o widget lembra um visitante do que ele ganha ao criar uma conta, e um membro de qual recompensa os pontos dele já cobrem ou de quantos faltam para a mais próxima; ao ser clicado, abre os pontos dele. Fica ativo, a menos que você desmarque “Lembrar os clientes dos pontos” na incorporação de app “Loyalty widget”.',
