@@ -81,7 +81,7 @@ export const action = postAction(async ({ request }: ActionFunctionArgs) => {
       if (slug === 'points_setting') {
         const name = STOREFRONT_TEXTS[await templateLanguage(admin)].points.title;
         const launched = await launchPoints(api, pointsMemory(session.shop), name);
-        // Live points are what the product page's points block says.
+        // Live points are what the storefront's points block says.
         await syncWidgetMetafields(session.shop, admin, api);
         return Response.json({ intent: 'launch', ...worded(launched, outage) }, { status: launched.ok ? 200 : launched.status });
       }

@@ -269,7 +269,7 @@ export const action = async ({ request }: ActionFunctionArgs): Promise<EditorAns
     return { ok: false, refusal: refusalInWords(saved.failure, words.refusals, language, labelsOf(m), (f) => FIELD_OF[f] ?? f, refused) };
   }
   await saveExcludedTags(pool(), session.shop, tags);
-  // The rate, the bonus event, the names and the tags are what the product page's points block says.
+  // The rates, the bonus event, the names and the tags are what the storefront's points block says.
   await syncWidgetMetafields(session.shop, admin, api);
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data, zone, tags) };
 };

@@ -68,7 +68,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
   if (input.intent === 'delete' && id) {
     const removed = await removeRecord(api, 'tier', id);
     if (!removed.ok && removed.failure.status !== 404) throw failureResponse(removed.failure);
-    // The product page no longer promises its multiplier.
+    // The storefront's points block no longer promises its multiplier.
     await syncWidgetMetafields(session.shop, admin, api);
     return redirect('/app/tiers');
   }
@@ -100,7 +100,7 @@ export const action = async ({ request, params }: ActionFunctionArgs): Promise<E
     const points = pointsName(messages.tiers, (await pointsContext(api)).currencyName);
     return { ok: false, refusal: tierRefusal(saved.failure, messages, points) };
   }
-  // Its name and multiplier are what the product page promises a customer in it.
+  // Its name and multiplier are what the storefront's points block promises a customer in it.
   await syncWidgetMetafields(session.shop, admin, api);
   return { ok: true, id: saved.data.id, draft: draftOf(saved.data) };
 };
