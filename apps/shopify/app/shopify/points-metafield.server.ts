@@ -1,8 +1,7 @@
 import { type AccountClient, CoreError } from '../core/client.server';
 import { CORE_LANGUAGES, type CoreLanguage } from '../core/languages';
-import { records, type Result } from '../core/records.server';
+import { records, type Result, whereEquals } from '../core/records.server';
 import { tagKey } from './order-payloads.server';
-import { type MetafieldInput } from './admin-api.server';
 
 /**
  * What the points block (extensions/loyalty-theme/blocks/loyalty-points.liquid) needs to say "Earn
@@ -50,10 +49,7 @@ export async function storefrontPoints(api: AccountClient, excluded: readonly st
     Promise.all(
       CORE_LANGUAGES.map(async (language) => [language, settled(await records(api, 'points_setting').get(setting.id, language))] as const),
     ),
-    records(api, 'tier').list({
-      filters: { operator: 'and', conditions: [{ fieldSlug: 'status', operator: 'equals', fieldValue: 'live' }] },
-      limit: 1000,
-    }),
+    records(api, 'tier').list({ filters: whereEquals('status', 'live'), limit: 1000 }),
   ]);
   const names: StorefrontPoints['names'] = {};
   for (const [language, s] of read) {
@@ -79,12 +75,3 @@ export async function storefrontPoints(api: AccountClient, excluded: readonly st
     excludedTags: [...new Set(excluded.map(tagKey))].sort(),
   };
 }
-
-/** The metafield holding `points` for the shop `shopId`. */
-export const pointsMetafield = (shopId: string, points: StorefrontPoints): MetafieldInput => ({
-  ownerId: shopId,
-  namespace: '$app:loyalty',
-  key: POINTS_METAFIELD,
-  type: 'json',
-  value: JSON.stringify(points),
-});

@@ -1,7 +1,7 @@
 import { type AccountClient, CoreError } from '../core/client.server';
 import { records } from '../core/records.server';
 import { type AdminGraphql, deleteMetafields, fetchShopId, type MetafieldInput, setMetafields } from './admin-api.server';
-import { POINTS_METAFIELD, pointsMetafield, storefrontPoints } from './points-metafield.server';
+import { POINTS_METAFIELD, storefrontPoints } from './points-metafield.server';
 
 /**
  * The widget's display records as the theme app embed takes them (CONTRACT §13): the app writes
@@ -62,7 +62,7 @@ export function widgetMetafields(shopId: string, ids: WidgetIds): { set: Metafie
 export async function writeWidgetMetafields(admin: AdminGraphql, api: AccountClient, excludedTags: readonly string[]): Promise<WidgetIds> {
   const [shopId, ids, points] = await Promise.all([fetchShopId(admin), liveWidgetIds(api), storefrontPoints(api, excludedTags)]);
   const { set, absent } = widgetMetafields(shopId, ids);
-  if (points) set.push(pointsMetafield(shopId, points));
+  if (points) set.push({ ownerId: shopId, namespace: APP_NAMESPACE, key: POINTS_METAFIELD, type: 'json', value: JSON.stringify(points) });
   else absent.push(POINTS_METAFIELD);
   if (set.length) await setMetafields(admin, set);
   if (absent.length) await deleteMetafields(admin, shopId, APP_NAMESPACE, absent);
